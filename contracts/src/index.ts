@@ -1,0 +1,273 @@
+/**
+ * The one source of truth for what crosses the wire between the front ends and the API:
+ * zod schemas with their inferred types side by side, plus the error codes.
+ * Input schemas strip unknown keys (they are never stored) and reject operator objects such as
+ * `{ "$gt": "" }` simply by demanding primitive types.
+ */
+import { z } from 'zod';
+
+// ---------- shared primitives ----------
+
+export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/i, 'must be a 24-character hex id');
+
+/** Email accepted by the API (RFC-ish, bounded). The UI applies the stricter SPEC §5 pattern. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@$]+@[^\s@$]+\.[^\s@$]+$/, 'must be an email address');
+
+const text = (max: number) => z.string().trim().min(1, 'is required').max(max);
+const optionalText = (max: number) => z.string().trim().max(max).default('');
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL');
+/** A count of pieces: an integer, never negative, bounded so sums cannot overflow. */
+const count = z.number().int('must be an integer').min(0).max(10_000_000);
+/** Dollars with at most two decimals; stored as integer cents on the server. */
+const dollars = z
+  .number()
+  .positive()
+  .max(1_000_000)
+  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    message: 'must have at most two decimals',
+  });
+
+// ---------- errors ----------
+
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_UNAVAILABLE',
+  'PAYMENT_PROVIDER_ERROR',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** The text the spec gives for an admin trying to buy (SPEC §6, §8). */
+export const ADMIN_CANNOT_ORDER = 'As an admin You can not order any product.';
+export const MIN_ORDER_QTY = 100;
+
+// ---------- parts ----------
+
+export const partSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  text: z.string(),
+  img: z.string(),
+  price: z.number(),
+  qty: z.number().int(),
+  availableQty: z.number().int(),
+});
+export type Part = z.infer<typeof partSchema>;
+
+export const partInputSchema = z.object({
+  name: text(120),
+  text: text(2000),
+  img: httpUrl,
+  price: dollars,
+  qty: z.number().int('must be an integer').min(1).max(1_000_000),
+  availableQty: count,
+});
+export type PartInput = z.infer<typeof partInputSchema>;
+
+export const PART_SORTS = ['name', '-name', 'price', '-price'] as const;
+export const partListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(24),
+  q: z.string().trim().max(100).optional(),
+  sort: z.enum(PART_SORTS).optional(),
+});
+export type PartListQuery = z.infer<typeof partListQuerySchema>;
+
+/** PUT /restockQty/:id and PUT /reduceQty/:id: how many pieces to add or take (atomic $inc). */
+export const stockChangeSchema = z.object({
+  quantity: z.number().int('must be an integer').min(1).max(1_000_000),
+});
+export type StockChange = z.infer<typeof stockChangeSchema>;
+
+/** PUT /increaseQty/:id and PUT /decreaseQty/:id: the new minimum purchase quantity. */
+export const minimumQtySchema = z.object({
+  newQuantity: z.number().int('must be an integer').min(1).max(1_000_000),
+});
+export type MinimumQty = z.infer<typeof minimumQtySchema>;
+
+// ---------- orders ----------
+
+export const SHIPPING_STATUSES = ['pending', 'shipped'] as const;
+export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
+
+export const orderSchema = z.object({
+  _id: z.string(),
+  partsId: z.string(),
+  Parts: z.string(),
+  user: z.string(),
+  userName: z.string(),
+  qty: z.number().int(),
+  /** qty × unit price in dollars (computed by the server from integer cents). */
+  price: z.number(),
+  paid: z.boolean(),
+  transactionId: z.string().optional(),
+  status: z.enum(SHIPPING_STATUSES),
+  createdAt: z.string().optional(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/**
+ * POST /order. The spec's payload (partsId, Parts, user, userName, qty, price) is accepted, but
+ * Parts and price are recomputed from the part and user must be the caller.
+ */
+export const orderInputSchema = z.object({
+  partsId: objectIdSchema,
+  qty: z.number().int('must be an integer').min(1).max(10_000_000),
+  userName: z.string().trim().max(120).optional(),
+  user: emailSchema.optional(),
+  Parts: z.string().max(200).optional(),
+  price: z.number().optional(),
+});
+export type OrderInput = z.infer<typeof orderInputSchema>;
+
+/** PATCH /order/:id — the client reports a transaction id; the server asks Stripe. */
+export const orderPaymentClaimSchema = z.object({
+  transactionId: z.string().trim().min(1, 'is required').max(255),
+  parts: z.string().optional(),
+});
+export type OrderPaymentClaim = z.infer<typeof orderPaymentClaimSchema>;
+
+export const orderPaymentResultSchema = z.object({
+  paid: z.boolean(),
+  message: z.string(),
+  order: orderSchema,
+});
+export type OrderPaymentResult = z.infer<typeof orderPaymentResultSchema>;
+
+export const shippingStatusInputSchema = z.object({ status: z.enum(SHIPPING_STATUSES) });
+export type ShippingStatusInput = z.infer<typeof shippingStatusInputSchema>;
+
+// ---------- payments ----------
+
+export const paymentIntentInputSchema = z.object({
+  orderId: objectIdSchema,
+  /** Sent by the original client; ignored — the amount comes from the stored order. */
+  price: z.unknown().optional(),
+});
+export type PaymentIntentInput = z.infer<typeof paymentIntentInputSchema>;
+export const paymentIntentSchema = z.object({ clientSecret: z.string() });
+export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
+
+// ---------- reviews ----------
+
+export const reviewSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  img: z.string(),
+  review: z.string(),
+  rating: z.number().int(),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+export const reviewInputSchema = z.object({
+  email: emailSchema.optional(),
+  img: httpUrl,
+  review: text(1000),
+  rating: z.number().int('must be an integer').min(1).max(5),
+});
+export type ReviewInput = z.infer<typeof reviewInputSchema>;
+
+// ---------- users ----------
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const profileFieldsSchema = z.object({
+  education: optionalText(200),
+  location: optionalText(200),
+  phone: z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
+    .default(''),
+  linkedin: z.union([z.literal(''), httpUrl]).default(''),
+});
+export type ProfileFields = z.infer<typeof profileFieldsSchema>;
+
+export const userSchema = profileFieldsSchema.extend({
+  _id: z.string(),
+  email: z.string(),
+  name: z.string().optional(),
+  role: z.enum(ROLES),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** PUT /user/:email answer: our API token, plus the admin flag so the client needs no extra call. */
+export const tokenResponseSchema = z.object({ token: z.string(), admin: z.boolean() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const adminLookupSchema = z.object({ admin: z.boolean() });
+export type AdminLookup = z.infer<typeof adminLookupSchema>;
+
+export const makeAdminResultSchema = z.object({ modifiedCount: z.number().int() });
+export type MakeAdminResult = z.infer<typeof makeAdminResultSchema>;
+
+export const successSchema = z.object({ success: z.literal(true) });
+export type Success = z.infer<typeof successSchema>;
+
+// ---------- front-end forms (SPEC §5, exact messages) ----------
+
+/**
+ * SPEC §5: letters or digits, @, letters, a dot and 2 to 3 letters. The top-level domain is
+ * widened to 4 letters so the guide's demo accounts (`@motoparts.test`) can sign in, and dots,
+ * dashes, underscores and plus signs are allowed in the local part (real addresses use them).
+ */
+export const UI_EMAIL_PATTERN = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,4}$/;
+
+export const MESSAGES = {
+  emailRequired: 'email required',
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'password required',
+  passwordShort: 'password must contain at last six characters',
+  nameRequired: 'name required',
+  minimumQty: 'Minimum purchase quantity is 100',
+  stockReached: 'You have reach our available stocks',
+  adminCannotOrder: ADMIN_CANNOT_ORDER,
+  confirmDelete: 'Are you sure, you want to delete this product',
+  profileUpdated: 'Profile update successfully',
+  productAdded: 'Product added successfully',
+  madeAdmin: 'Successfully made an admin',
+  makeAdminFailed: 'Failed to Make an admin',
+  paymentDone: 'Congrats! Your payment is completed.',
+} as const;
+
+const uiEmail = z
+  .string()
+  .min(1, MESSAGES.emailRequired)
+  .regex(UI_EMAIL_PATTERN, MESSAGES.emailInvalid);
+const uiPassword = z.string().min(1, MESSAGES.passwordRequired).min(6, MESSAGES.passwordShort);
+
+export const loginFormSchema = z.object({ email: uiEmail, password: uiPassword });
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+export const signupFormSchema = z.object({
+  name: z.string().trim().min(1, MESSAGES.nameRequired),
+  email: uiEmail,
+  password: uiPassword,
+});
+export type SignupForm = z.infer<typeof signupFormSchema>;

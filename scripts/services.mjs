@@ -1,0 +1,209 @@
+// Local stand-ins for the outside services (guide §3) and the helpers to run them: used by
+// `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
+export const DATA_DIR = path.join(ROOT, '.data');
+export const FIREBASE_PROJECT = 'demo-motoparts';
+
+export const DEFAULT_PORTS = {
+  shell: 3000,
+  storefront: 3001,
+  auth: 3002,
+  dashboard: 3003,
+  api: 5000,
+  authEmulator: 9099,
+  db: 27017,
+  stripe: 12111,
+};
+
+/** Ports from the environment (PORT_API=5001 …) over the defaults. */
+export function ports(env = process.env) {
+  const out = { ...DEFAULT_PORTS };
+  for (const key of Object.keys(out)) {
+    const name = `PORT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    if (env[name]) out[key] = Number(env[name]);
+  }
+  return out;
+}
+
+export function log(step, message) {
+  process.stdout.write(`\x1b[36m[${step}]\x1b[0m ${message}\n`);
+}
+
+/** Resolves when something accepts TCP connections on host:port, or rejects after timeoutMs. */
+export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 60_000, child } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) {
+      throw new Error(`${child.spawnfile} exited with code ${child.exitCode} before opening port ${port}`);
+    }
+    if (await canConnect(port, host)) return;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for port ${port}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export function canConnect(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Throws a clear message when a port we need is already taken. */
+export async function assertPortFree(port, what) {
+  if (await canConnect(port)) {
+    throw new PortInUseError(
+      `Port ${port} (${what}) is already in use. Stop whatever listens there, or set ` +
+        `the matching PORT_* variable (see README) to use another port.`,
+    );
+  }
+}
+
+export class PortInUseError extends Error {}
+
+/** A free TCP port chosen by the OS (for test instances that must not clash with `npm start`). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children = new Set();
+
+/**
+ * Spawns a long-running child in its own process group, prefixes its output, and remembers it so
+ * `stopAll` can end the whole tree (firebase-tools forks Java-less node workers of its own).
+ */
+export function run(name, command, args, { env = {}, cwd = ROOT, quiet = false } = {}) {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.name = name;
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const prefix = `\x1b[2m${name.padEnd(10)}\x1b[0m│ `;
+  let tail = '';
+  const onData = (chunk) => {
+    const textChunk = chunk.toString();
+    tail = (tail + textChunk).slice(-4000);
+    if (!quiet) {
+      for (const line of textChunk.split('\n')) if (line.trim()) process.stdout.write(prefix + line + '\n');
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  child.outputTail = () => tail;
+  return child;
+}
+
+export async function stopChild(child, signal = 'SIGTERM') {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function stopAll() {
+  await Promise.all([...children].reverse().map((c) => stopChild(c)));
+}
+
+/** Builds FerretDB and stripe-mock from our Go module when the binaries are missing. */
+export function ensureTools() {
+  const wanted = ['ferretdb', 'stripe-mock'];
+  if (wanted.every((b) => existsSync(path.join(TOOLS_BIN, b)))) return;
+  log('tools', 'building FerretDB and stripe-mock from tools/ (first run only, ~2 min cold)…');
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  const res = spawnSync(
+    'go',
+    ['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock', './cmd/ferretdb'],
+    { cwd: path.join(ROOT, 'tools'), stdio: 'inherit' },
+  );
+  if (res.status !== 0) throw new Error('go build of tools/ failed (see output above)');
+  log('tools', 'built .tools/bin/ferretdb and .tools/bin/stripe-mock');
+}
+
+export async function startFerret({ port, dataDir = path.join(DATA_DIR, 'db'), quiet = true }) {
+  mkdirSync(dataDir, { recursive: true });
+  const child = run(
+    'ferretdb',
+    path.join(TOOLS_BIN, 'ferretdb'),
+    ['--listen-addr', `127.0.0.1:${port}`, '--sqlite-url', `file:${dataDir}/`],
+    { quiet },
+  );
+  await waitForPort(port, { child });
+  return child;
+}
+
+export async function startStripeMock({ port, quiet = true }) {
+  const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), ['-http-port', String(port)], { quiet });
+  await waitForPort(port, { child });
+  return child;
+}
+
+/** The Firebase Auth emulator (no Java needed), project demo-motoparts. */
+export async function startAuthEmulator({ port, quiet = true }) {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const config = path.join(DATA_DIR, `firebase-${port}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({ emulators: { auth: { port, host: '127.0.0.1' }, ui: { enabled: false }, singleProjectMode: true } }),
+  );
+  const firebaseBin = path.join(ROOT, 'node_modules', '.bin', 'firebase');
+  const child = run(
+    'auth-emu',
+    firebaseBin,
+    ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT, '--config', config],
+    {
+      quiet,
+      env: { FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true', NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_EXPERIMENTS: '' },
+    },
+  );
+  await waitForPort(port, { child, timeoutMs: 120_000 });
+  return child;
+}
+
+/** Environment the API (and tests talking to the same services) needs for a set of ports. */
+export function serviceEnv(p, { mongodbUri } = {}) {
+  return {
+    MONGODB_URI: mongodbUri ?? `mongodb://127.0.0.1:${p.db}/motoparts`,
+    MONGODB_EMBEDDED: mongodbUri ? 'false' : 'true',
+    FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${p.authEmulator}`,
+    FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+    STRIPE_API_BASE: `http://127.0.0.1:${p.stripe}`,
+    STRIPE_SECRET_KEY: 'sk_test_123',
+    STRIPE_WEBHOOK_SECRET: 'whsec_motoparts_local',
+    JWT_SECRET: 'local-dev-secret-change-me-in-production-0123456789',
+    ADMIN_EMAILS: 'admin@motoparts.test',
+  };
+}

@@ -1,0 +1,5 @@
+export * from './runtime-config';
+export * from './auth-slice';
+export * from './base-api';
+export * from './store';
+export * from './parts-api';
