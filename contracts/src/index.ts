@@ -25,6 +25,15 @@ const httpUrl = z
   .trim()
   .max(2048)
   .regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL');
+/**
+ * An image: an absolute http(s) URL, or a root-relative path on our own site (the seed's
+ * `/images/parts/<slug>.svg`, served by the shell). No `//host` (protocol-relative) paths.
+ */
+export const imageUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .regex(/^(https?:\/\/\S+|\/(?!\/)[A-Za-z0-9._~\-/]+)$/i, 'must be an http(s) URL or a /path on this site');
 /** A count of pieces: an integer, never negative, bounded so sums cannot overflow. */
 const count = z.number().int('must be an integer').min(0).max(10_000_000);
 /** Dollars with at most two decimals; stored as integer cents on the server. */
@@ -81,7 +90,7 @@ export type Part = z.infer<typeof partSchema>;
 export const partInputSchema = z.object({
   name: text(120),
   text: text(2000),
-  img: httpUrl,
+  img: imageUrlSchema,
   price: dollars,
   qty: z.number().int('must be an integer').min(1).max(1_000_000),
   availableQty: count,
@@ -185,7 +194,7 @@ export type Review = z.infer<typeof reviewSchema>;
 
 export const reviewInputSchema = z.object({
   email: emailSchema.optional(),
-  img: httpUrl,
+  img: imageUrlSchema,
   review: text(1000),
   rating: z.number().int('must be an integer').min(1).max(5),
 });
@@ -209,6 +218,20 @@ export const profileFieldsSchema = z.object({
 });
 export type ProfileFields = z.infer<typeof profileFieldsSchema>;
 
+/** PUT /userInfo/:email: any subset of the profile fields; fields not sent are left unchanged. */
+export const profileUpdateSchema = z.object({
+  education: z.string().trim().max(200).optional(),
+  location: z.string().trim().max(200).optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
+    .optional(),
+  linkedin: z.union([z.literal(''), httpUrl]).optional(),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
 export const userSchema = profileFieldsSchema.extend({
   _id: z.string(),
   email: z.string(),
@@ -228,6 +251,20 @@ export const makeAdminResultSchema = z.object({ modifiedCount: z.number().int() 
 export type MakeAdminResult = z.infer<typeof makeAdminResultSchema>;
 
 export const successSchema = z.object({ success: z.literal(true) });
+
+export const healthSchema = z.object({ status: z.literal('ok') });
+export type Health = z.infer<typeof healthSchema>;
+
+/** GET /parts, GET /orders, GET /user, GET /review: page through with these; totals in X-Total-Count. */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** GET /order?user=<email> */
+export const userOrdersQuerySchema = pageQuerySchema.extend({ user: emailSchema });
+export type UserOrdersQuery = z.infer<typeof userOrdersQuerySchema>;
 export type Success = z.infer<typeof successSchema>;
 
 // ---------- front-end forms (SPEC §5, exact messages) ----------

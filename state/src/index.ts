@@ -3,3 +3,4 @@ export * from './auth-slice';
 export * from './base-api';
 export * from './store';
 export * from './parts-api';
+export * from './styles';

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { AppState } from '../context';
+import type { Logger } from '../logger';
+
+const SAFE_ID = /^[\w.-]{1,100}$/;
+
+/** Gives every request an id (echoed in X-Request-Id) and logs one line when it ends. */
+export function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ reqId: requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = { method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      if (ctx.status >= 500) ctx.state.log.error(line, 'request failed');
+      else ctx.state.log.info(line, 'request');
+    }
+  };
+}

@@ -1,0 +1,29 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { SHIPPING_STATUSES } from '@motoparts/contracts';
+
+const orderSchema = new Schema(
+  {
+    partsId: { type: Schema.Types.ObjectId, required: true },
+    /** Product name at the time of the order. */
+    Parts: { type: String, required: true },
+    /** Buyer email: always the verified caller. */
+    user: { type: String, required: true },
+    userName: { type: String, default: '' },
+    qty: { type: Number, required: true, min: 1 },
+    unitPriceCents: { type: Number, required: true },
+    priceCents: { type: Number, required: true },
+    paid: { type: Boolean, required: true, default: false },
+    transactionId: { type: String },
+    paidAt: { type: Date },
+    /** The PaymentIntent we created for this order, and the amount Stripe confirmed creating. */
+    paymentIntentId: { type: String },
+    paymentIntentAmount: { type: Number },
+    status: { type: String, enum: SHIPPING_STATUSES, required: true, default: 'pending' },
+  },
+  { timestamps: true, strict: 'throw', versionKey: false },
+);
+orderSchema.index({ user: 1, createdAt: -1 });
+orderSchema.index({ createdAt: -1 });
+
+export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
+export const OrderModel = model('Order', orderSchema);

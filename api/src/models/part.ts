@@ -1,0 +1,24 @@
+import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+
+const partSchema = new Schema(
+  {
+    name: { type: String, required: true, trim: true },
+    /** Natural key for idempotent seeding and stable image names. */
+    slug: { type: String, required: true },
+    text: { type: String, required: true },
+    img: { type: String, required: true },
+    /** Unit price in integer cents: no float drift when multiplied by a quantity. */
+    priceCents: { type: Number, required: true, min: 1 },
+    /** Minimum purchase quantity. */
+    qty: { type: Number, required: true, min: 1 },
+    /** Stock. Only ever changed with conditional, single-document $inc updates. */
+    availableQty: { type: Number, required: true, min: 0 },
+  },
+  { timestamps: true, strict: 'throw', versionKey: false },
+);
+partSchema.index({ name: 1 });
+partSchema.index({ slug: 1 }, { unique: true });
+partSchema.index({ priceCents: 1 });
+
+export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
+export const PartModel = model('Part', partSchema);

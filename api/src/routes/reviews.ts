@@ -1,0 +1,23 @@
+import type Router from '@koa/router';
+import { pageQuerySchema, reviewInputSchema } from '@motoparts/contracts';
+import type { AppDeps, AppState } from '../context';
+import { setPageHeaders } from '../lib/paging';
+import { callerOf, signedIn } from '../middleware/auth';
+import { etag } from '../middleware/etag';
+import * as reviews from '../services/reviews';
+import { parseBody, parseQuery } from '../validate';
+
+export function reviewRoutes(router: Router<AppState>, { env }: AppDeps): void {
+  router.get('/review', etag(), async (ctx) => {
+    const { page, limit } = parseQuery(pageQuerySchema, ctx.query);
+    const { items, total } = await reviews.listReviews(page, limit);
+    setPageHeaders(ctx, total, page, limit);
+    ctx.body = items;
+  });
+
+  router.post('/review', signedIn(env), async (ctx) => {
+    const review = await reviews.createReview(callerOf(ctx.state), parseBody(reviewInputSchema, ctx.state.body));
+    ctx.status = 201;
+    ctx.body = { success: true, review };
+  });
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// A small production-like static server for a built front end: gzip/brotli (precompressed once,
+// kept in memory), `immutable` for content-hashed files, `no-cache` for entries (index.html,
+// remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks.
+// Usage: node scripts/serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa]
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.map']);
+// webpack's [contenthash] files: name.<hex>.js / <id>.<hex>.js
+const HASHED = /\.[0-9a-f]{8,}\.(js|css|svg|png|jpg|webp|woff2)$/;
+
+export function cacheControlFor(file) {
+  return HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+export function createStaticServer({ dir, configJson, spa = true }) {
+  const root = path.resolve(dir);
+  const cache = new Map();
+
+  async function load(file) {
+    const hit = cache.get(file);
+    if (hit) return hit;
+    const body = await readFile(file);
+    const ext = path.extname(file);
+    const entry = { body, type: TYPES[ext] ?? 'application/octet-stream' };
+    if (COMPRESSIBLE.has(ext) && body.length > 512) {
+      entry.br = await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+      entry.gz = await gzip(body, { level: 9 });
+    }
+    cache.set(file, entry);
+    return entry;
+  }
+
+  return createServer(async (req, res) => {
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD' }).end();
+        return;
+      }
+      const url = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('access-control-allow-origin', '*');
+      if (url.pathname === '/config.json' && configJson) {
+        res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
+        res.end(req.method === 'HEAD' ? undefined : configJson);
+        return;
+      }
+      let file = path.join(root, decodeURIComponent(url.pathname));
+      if (!file.startsWith(root)) {
+        res.writeHead(400).end('Bad path');
+        return;
+      }
+      let info = await stat(file).catch(() => null);
+      if (info?.isDirectory()) {
+        file = path.join(file, 'index.html');
+        info = await stat(file).catch(() => null);
+      }
+      if (!info) {
+        // Client-side routes get the app; missing assets get an honest 404.
+        if (spa && !path.extname(url.pathname)) {
+          file = path.join(root, 'index.html');
+        } else {
+          res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-cache' }).end('Not found');
+          return;
+        }
+      }
+      const entry = await load(file);
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      const headers = {
+        'content-type': entry.type,
+        'cache-control': cacheControlFor(file),
+        vary: 'accept-encoding',
+      };
+      let body = entry.body;
+      if (entry.br && /\bbr\b/.test(accept)) {
+        body = entry.br;
+        headers['content-encoding'] = 'br';
+      } else if (entry.gz && /\bgzip\b/.test(accept)) {
+        body = entry.gz;
+        headers['content-encoding'] = 'gzip';
+      }
+      headers['content-length'] = body.length;
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
+      console.error(err);
+    }
+  });
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  const [dir, portArg, ...rest] = process.argv.slice(2);
+  if (!dir || !portArg) {
+    console.error('usage: serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa]');
+    process.exit(2);
+  }
+  const configIdx = rest.indexOf('--config');
+  const configJson = configIdx >= 0 ? await readFile(rest[configIdx + 1], 'utf8') : undefined;
+  const port = Number(portArg);
+  const server = createStaticServer({ dir, configJson, spa: !rest.includes('--no-spa') });
+  server.on('error', (err) => {
+    console.error(err.code === 'EADDRINUSE' ? `Port ${port} is already in use.` : err.message);
+    process.exit(1);
+  });
+  server.listen(port, '0.0.0.0', () => console.log(`serving ${dir} on http://localhost:${port}`));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));
+}

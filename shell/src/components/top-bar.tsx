@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router-dom';
+import {
+  clearStoredSession,
+  selectAuth,
+  signedOut,
+  useAppDispatch,
+  useAppSelector,
+  useAppStore,
+  type AppStore,
+} from '@motoparts/state';
+import { loadExposed } from '../remotes';
+
+const DEFAULT_AVATAR = '/images/avatar-default.svg';
+
+interface SessionModule {
+  signOut: (store: AppStore) => Promise<void>;
+}
+
+function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
+  const [open, setOpen] = useState(false);
+  const [imgSrc, setImgSrc] = useState(photo || DEFAULT_AVATAR);
+  const ref = useRef<HTMLDivElement>(null);
+  const store = useAppStore();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  useEffect(() => setImgSrc(photo || DEFAULT_AVATAR), [photo]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) {
+        setOpen(false);
+      }
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  const signOut = async () => {
+    setOpen(false);
+    try {
+      // Signs out of Firebase too; if the auth remote is down we still end our own session.
+      const session = await loadExposed<SessionModule>('auth', 'session');
+      await session.signOut(store);
+    } catch {
+      clearStoredSession();
+      dispatch(signedOut());
+    }
+    navigate('/');
+  };
+
+  return (
+    <div className="avatar-menu" ref={ref}>
+      <button
+        type="button"
+        className="avatar-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Account menu for ${name}`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <img src={imgSrc} alt="" width={36} height={36} onError={() => setImgSrc(DEFAULT_AVATAR)} />
+      </button>
+      {open && (
+        <div className="avatar-dropdown" role="menu">
+          <p className="avatar-name">{name}</p>
+          <Link role="menuitem" to="/dashboard" onClick={() => setOpen(false)}>
+            Update profile
+          </Link>
+          <button role="menuitem" type="button" onClick={() => void signOut()}>
+            Sign Out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function TopBar() {
+  const auth = useAppSelector(selectAuth);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const close = () => setMenuOpen(false);
+  const signedIn = auth.status === 'signedIn' && auth.user;
+
+  return (
+    <header className="top-bar">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="top-bar-inner" aria-label="Main">
+        <Link to="/" className="brand" onClick={close}>
+          <img src="/images/logo.svg" alt="" width={32} height={32} />
+          <span>MotoParts</span>
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          Menu
+        </button>
+        <ul id="main-menu" className={menuOpen ? 'nav-links open' : 'nav-links'}>
+          <li>
+            <NavLink to="/" end onClick={close}>
+              Home
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/blogs" onClick={close}>
+              Blogs
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/reviews" onClick={close}>
+              Reviews
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/myPortfolio" onClick={close}>
+              My Portfolio
+            </NavLink>
+          </li>
+          {signedIn ? (
+            <li>
+              <NavLink to="/dashboard" onClick={close}>
+                Dashboard
+              </NavLink>
+            </li>
+          ) : (
+            <li>
+              <NavLink to="/login" onClick={close}>
+                Login
+              </NavLink>
+            </li>
+          )}
+        </ul>
+        {signedIn && auth.user && (
+          <AvatarMenu name={auth.user.displayName || auth.user.email} photo={auth.user.photoURL} />
+        )}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,3 @@
+const { createConfig } = require('../scripts/webpack-config.cjs');
+
+module.exports = createConfig({ dir: __dirname, name: 'shell', port: 3000, title: 'MotoParts' });

@@ -1,0 +1,37 @@
+/**
+ * Runs a remote on its own port for its team: the same store, config and session as in the
+ * shell, with a minimal frame around the remote's pages. Not used when the shell hosts it.
+ */
+import type { ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { BrowserRouter, Link } from 'react-router-dom';
+import { ToastContainer } from 'react-toastify';
+import { readStoredSession, signedIn, signedOut } from './auth-slice';
+import { loadConfig } from './runtime-config';
+import { makeStore } from './store';
+
+export async function mountStandalone(name: string, routes: ReactNode): Promise<void> {
+  await loadConfig();
+  const store = makeStore();
+  const session = readStoredSession();
+  store.dispatch(session ? signedIn(session) : signedOut());
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root missing');
+  createRoot(container).render(
+    <Provider store={store}>
+      <BrowserRouter>
+        <header style={{ padding: '8px 16px', background: '#15171a', color: '#fff' }}>
+          <Link to="/" style={{ color: '#fff' }}>
+            MotoParts
+          </Link>{' '}
+          — {name} remote, standalone
+        </header>
+        <main id="main" className="site-main">
+          {routes}
+        </main>
+        <ToastContainer position="top-right" autoClose={5000} />
+      </BrowserRouter>
+    </Provider>,
+  );
+}
