@@ -1,0 +1,33 @@
+/**
+ * The SPEC's exact user-facing texts and business constants, free of zod so that light pages
+ * (the storefront's home page) can import them without pulling the schema library into their
+ * first load. `index.ts` re-exports everything here.
+ */
+
+/** The text the spec gives for an admin trying to buy (SPEC §6, §8). */
+export const ADMIN_CANNOT_ORDER = 'As an admin You can not order any product.';
+export const MIN_ORDER_QTY = 100;
+
+/**
+ * SPEC §5: letters or digits, @, letters, a dot and 2 to 3 letters. The top-level domain is
+ * widened to 4 letters so the guide's demo accounts (`@motoparts.test`) can sign in, and dots,
+ * dashes, underscores and plus signs are allowed in the local part (real addresses use them).
+ */
+export const UI_EMAIL_PATTERN = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,4}$/;
+
+export const MESSAGES = {
+  emailRequired: 'email required',
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'password required',
+  passwordShort: 'password must contain at last six characters',
+  nameRequired: 'name required',
+  minimumQty: 'Minimum purchase quantity is 100',
+  stockReached: 'You have reach our available stocks',
+  adminCannotOrder: ADMIN_CANNOT_ORDER,
+  confirmDelete: 'Are you sure, you want to delete this product',
+  profileUpdated: 'Profile update successfully',
+  productAdded: 'Product added successfully',
+  madeAdmin: 'Successfully made an admin',
+  makeAdminFailed: 'Failed to Make an admin',
+  paymentDone: 'Congrats! Your payment is completed.',
+} as const;
