@@ -5,6 +5,7 @@ import {
   makeStore,
   readStoredSession,
   SESSION_USER_KEY,
+  setRemoteLoader,
   signedIn,
   signedOut,
   type AppStore,
@@ -38,6 +39,8 @@ async function main() {
   injectShellStyles();
   const config = await loadConfig();
   registerFromConfig(config);
+  // Remotes that embed another remote's module (home → login card) load it through the shell.
+  setRemoteLoader(loadExposed);
   const store = makeStore();
   resolveSession(store);
   const container = document.getElementById('root');

@@ -4,3 +4,4 @@ export * from './base-api';
 export * from './store';
 export * from './parts-api';
 export * from './styles';
+export * from './remote-loader';

@@ -41,8 +41,9 @@ export async function placeOrder(caller: Caller, input: OrderInput): Promise<Ord
   const reserved = await PartModel.findOneAndUpdate(
     { _id: input.partsId, availableQty: { $gte: input.qty }, qty: { $lte: input.qty } },
     { $inc: { availableQty: -input.qty } },
-    { new: true, projection: { name: 1, priceCents: 1 } },
-  ).lean<Pick<PartDoc, '_id' | 'name' | 'priceCents'>>();
+    // No projection: FerretDB's findAndModify does not implement `fields`.
+    { new: true },
+  ).lean<PartDoc>();
 
   if (!reserved) {
     const part = await PartModel.findById(input.partsId, { qty: 1, availableQty: 1 }).lean<PartDoc>();

@@ -1,0 +1,17 @@
+/** Integration tests over HTTP against real FerretDB, the Firebase Auth emulator and stripe-mock. */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src'],
+  testMatch: ['<rootDir>/src/**/__tests__/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  moduleNameMapper: { '^@motoparts/contracts$': '<rootDir>/../contracts/src/index.ts' },
+  globalSetup: '<rootDir>/jest/global-setup.mjs',
+  globalTeardown: '<rootDir>/jest/global-teardown.mjs',
+  testTimeout: 60_000,
+};

@@ -1,0 +1,30 @@
+import { PartModel } from '../models/part';
+import { poolSize } from '../env';
+import { insertPart, startTestApp, type TestApp } from './support/harness';
+
+// Runs on the API's own Mongoose connection. Against FerretDB it only passes with one connection
+// (guide §3): widen the pool and it fails, which is the point.
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp('data_layer');
+});
+afterAll(() => t.close());
+
+it('50 concurrent conditional reservations of 100 on stock 1000: exactly 10 succeed, stock ends at 0', async () => {
+  if (t.env.MONGODB_EMBEDDED) expect(poolSize(t.env)).toBe(1);
+  const id = await insertPart({ availableQty: 1000 });
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () =>
+      PartModel.findOneAndUpdate({ _id: id, availableQty: { $gte: 100 } }, { $inc: { availableQty: -100 } }, { new: true }).lean(),
+    ),
+  );
+  expect(results.filter((r) => r !== null)).toHaveLength(10);
+  const after = await PartModel.findById(id).lean();
+  expect(after?.availableQty).toBe(0);
+});
+
+it('50 concurrent plain $inc lose no update', async () => {
+  const id = await insertPart({ availableQty: 0 });
+  await Promise.all(Array.from({ length: 50 }, () => PartModel.updateOne({ _id: id }, { $inc: { availableQty: 7 } })));
+  expect((await PartModel.findById(id).lean())?.availableQty).toBe(350);
+});

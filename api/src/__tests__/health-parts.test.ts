@@ -1,0 +1,157 @@
+import type { Part, Review } from '@motoparts/contracts';
+import { seedDatabase, SEED_PARTS } from '../seed';
+import { call, startTestApp, type TestApp } from './support/harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp('health_parts');
+  await seedDatabase();
+});
+afterAll(() => t.close());
+
+describe('GET /health', () => {
+  it('answers 200 {status:"ok"} with the database up', async () => {
+    const res = await call(t.base, 'GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('echoes a sane incoming request id', async () => {
+    const res = await call(t.base, 'GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+  });
+});
+
+describe('GET /parts', () => {
+  it('lists the seeded parts with prices in dollars and the total in X-Total-Count', async () => {
+    const res = await call<Part[]>(t.base, 'GET', '/parts');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe(String(SEED_PARTS.length));
+    expect(res.body).toHaveLength(SEED_PARTS.length);
+    const plug = res.body.find((p) => p.name === 'Iridium Spark Plug');
+    expect(plug).toMatchObject({ price: 12.5, qty: 100, availableQty: 3000, img: '/images/parts/iridium-spark-plug.svg' });
+    expect(Object.keys(plug ?? {}).sort()).toEqual(['_id', 'availableQty', 'img', 'name', 'price', 'qty', 'text']);
+  });
+
+  it('pages with ?page and ?limit and links to the neighbours', async () => {
+    const res = await call<Part[]>(t.base, 'GET', '/parts?limit=3&page=2&sort=name');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(3);
+    const names = SEED_PARTS.map((p) => p.name).sort();
+    expect(res.body.map((p) => p.name)).toEqual(names.slice(3, 6));
+    const link = res.headers.get('link') ?? '';
+    expect(link).toContain('page=1&limit=3>; rel="first"');
+    expect(link).toContain('page=1&limit=3>; rel="prev"');
+    expect(link).toContain('page=3&limit=3>; rel="next"');
+    expect(link).toContain('page=3&limit=3>; rel="last"');
+  });
+
+  it('caps ?limit at 100 (400 beyond)', async () => {
+    expect((await call(t.base, 'GET', '/parts?limit=100')).status).toBe(200);
+    const res = await call<{ error: { code: string } }>(t.base, 'GET', '/parts?limit=101');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
+  it('searches names case-insensitively and treats regex characters literally', async () => {
+    const res = await call<Part[]>(t.base, 'GET', '/parts?q=SPARK');
+    expect(res.body.map((p) => p.name)).toEqual(['Iridium Spark Plug']);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    const regex = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent('.*')}`);
+    expect(regex.status).toBe(200);
+    expect(regex.body).toEqual([]);
+    const paren = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent('(Front')}`);
+    expect(paren.body.map((p) => p.name)).toEqual(['Sintered Brake Pads (Front Pair)']);
+  });
+
+  it('sorts by price both ways', async () => {
+    const up = await call<Part[]>(t.base, 'GET', '/parts?sort=price');
+    const prices = SEED_PARTS.map((p) => p.price).sort((a, b) => a - b);
+    expect(up.body.map((p) => p.price)).toEqual(prices);
+    const down = await call<Part[]>(t.base, 'GET', '/parts?sort=-price');
+    expect(down.body.map((p) => p.price)).toEqual([...prices].reverse());
+    expect((await call(t.base, 'GET', '/parts?sort=colour')).status).toBe(400);
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await call(t.base, 'GET', '/parts');
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    const again = await call(t.base, 'GET', '/parts', { headers: { 'if-none-match': tag ?? '' } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const other = await call(t.base, 'GET', '/parts?limit=1', { headers: { 'if-none-match': tag ?? '' } });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('GET /parts/:id', () => {
+  it('returns one part, with an ETag and 304 on revalidation', async () => {
+    const list = await call<Part[]>(t.base, 'GET', '/parts?sort=price&limit=1');
+    const cheapest = list.body[0];
+    expect(cheapest?.price).toBe(9.75);
+    const res = await call<Part>(t.base, 'GET', `/parts/${cheapest?._id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(cheapest);
+    const again = await call(t.base, 'GET', `/parts/${cheapest?._id}`, {
+      headers: { 'if-none-match': res.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('404s an unknown id', async () => {
+    const res = await call(t.base, 'GET', '/parts/0123456789abcdef01234567');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: 'Part not found.' } });
+  });
+
+  it.each(['not-an-id', '123', '0123456789abcdef0123456z', '%24gt', '0123456789abcdef012345670'])(
+    '400s the malformed id %s (never 500)',
+    async (id) => {
+      const res = await call<{ error: { code: string; details: { path: string }[] } }>(t.base, 'GET', `/parts/${id}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('BAD_REQUEST');
+      expect(res.body.error.details[0]?.path).toBe('id');
+    },
+  );
+});
+
+describe('GET /review', () => {
+  it('lists the seeded reviews, newest first', async () => {
+    const res = await call<Review[]>(t.base, 'GET', '/review');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(3);
+    expect(res.headers.get('x-total-count')).toBe('3');
+    for (const r of res.body) {
+      expect(r.rating).toBeGreaterThanOrEqual(1);
+      expect(r.rating).toBeLessThanOrEqual(5);
+      expect(r.img).toMatch(/^\/images\/reviewers\/\d\.svg$/);
+    }
+  });
+});
+
+describe('unknown routes and CORS', () => {
+  it('404s an unknown route with the JSON error shape', async () => {
+    const res = await call(t.base, 'GET', '/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No route for GET /nope.' } });
+  });
+
+  it('answers a preflight from a localhost origin and exposes the paging headers', async () => {
+    const pre = await call(t.base, 'OPTIONS', '/order', {
+      headers: {
+        origin: 'http://localhost:3001',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:3001');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('Authorization');
+    const get = await call(t.base, 'GET', '/parts', { headers: { origin: 'http://localhost:3000' } });
+    expect(get.headers.get('access-control-expose-headers')).toBe('X-Total-Count, Link, ETag, X-Request-Id');
+    const evil = await call(t.base, 'GET', '/parts', { headers: { origin: 'https://evil.example' } });
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,64 @@
+import { call } from './harness';
+
+const emulator = () => {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (!host) throw new Error('FIREBASE_AUTH_EMULATOR_HOST is not set (jest globalSetup sets it)');
+  return `http://${host}`;
+};
+
+/** Creates an account in the Firebase Auth emulator through its REST API; returns an ID token. */
+export async function signUp(email: string, password = 'secret-pass-1', displayName?: string): Promise<string> {
+  const res = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true, ...(displayName ? { displayName } : {}) }),
+  });
+  const body = (await res.json()) as { idToken?: string; error?: { message: string } };
+  if (!body.idToken) throw new Error(`emulator signUp failed: ${JSON.stringify(body)}`);
+  return body.idToken;
+}
+
+export async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string };
+  if (!body.idToken) throw new Error(`emulator signIn failed: ${JSON.stringify(body)}`);
+  return body.idToken;
+}
+
+export async function clearEmulatorAccounts(): Promise<void> {
+  await fetch(`${emulator()}/emulator/v1/projects/demo-motoparts/accounts`, { method: 'DELETE' });
+}
+
+/** A unique address per run so files (and reruns against a shared emulator) never collide. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@motoparts-test.dev`;
+}
+
+export interface Account {
+  email: string;
+  token: string;
+}
+
+/** Signs up in the emulator and trades the ID token for our API token. */
+export async function account(base: string, email: string, displayName?: string): Promise<Account> {
+  const idToken = await signUp(email, 'secret-pass-1', displayName);
+  const res = await call<{ token: string; admin: boolean }>(base, 'PUT', `/user/${encodeURIComponent(email)}`, {
+    headers: { authorization: `Bearer ${idToken}` },
+  });
+  if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${res.text}`);
+  return { email, token: res.body.token };
+}
+
+/** customer, another customer and an admin (bootstrapped through ADMIN_EMAILS). */
+export async function cast(base: string, adminEmail: string): Promise<{ customer: Account; other: Account; admin: Account }> {
+  const [customer, other, admin] = await Promise.all([
+    account(base, uniqueEmail('customer'), 'Cass Customer'),
+    account(base, uniqueEmail('other'), 'Otto Other'),
+    account(base, adminEmail, 'Ada Admin'),
+  ]);
+  return { customer, other, admin };
+}

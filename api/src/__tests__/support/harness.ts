@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import mongoose from 'mongoose';
+import { createApp } from '../../app';
+import { connectDb, disconnectDb } from '../../db';
+import { loadEnv, type Env } from '../../env';
+import { createLogger } from '../../logger';
+import { PartModel } from '../../models/part';
+import { toCents } from '../../lib/money';
+
+/** Same server, another database: each test file gets its own so files never interfere. */
+export function withDatabase(uri: string, dbName: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/[^?]*)?(\?.*)?$/.exec(uri);
+  if (!m) throw new Error(`cannot parse MONGODB_URI ${uri}`);
+  return `${m[1]}/${dbName}${m[2] ?? ''}`;
+}
+
+export interface TestApp {
+  env: Env;
+  base: string;
+  close(): Promise<void>;
+}
+
+/** The real app on a random port against a fresh database named after the test file. */
+export async function startTestApp(dbName: string, overrides: Record<string, string> = {}): Promise<TestApp> {
+  const env = loadEnv({
+    ...process.env,
+    NODE_ENV: 'test',
+    MONGODB_URI: withDatabase(process.env.MONGODB_URI ?? '', `mp_test_${dbName}`),
+    ...overrides,
+  });
+  await connectDb(env);
+  await mongoose.connection.dropDatabase();
+  await Promise.all(Object.values(mongoose.models).map((m) => m.createIndexes()));
+  const app = createApp({ env, logger: createLogger(env) });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    env,
+    base: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await disconnectDb();
+    },
+  };
+}
+
+export interface Res<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface ReqOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as-is (for malformed JSON and friends). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = unknown>(base: string, method: string, path: string, opts: ReqOptions = {}): Promise<Res<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | Buffer | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers, text };
+}
+
+export async function insertPart(
+  overrides: Partial<{ name: string; price: number; qty: number; availableQty: number; text: string }> = {},
+): Promise<string> {
+  const name = overrides.name ?? `Test part ${Math.random().toString(36).slice(2, 8)}`;
+  const doc = await PartModel.create({
+    name,
+    slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${Math.random().toString(36).slice(2, 8)}`,
+    text: overrides.text ?? 'A part used by the tests.',
+    img: '/images/parts/test.svg',
+    priceCents: toCents(overrides.price ?? 12.5),
+    qty: overrides.qty ?? 100,
+    availableQty: overrides.availableQty ?? 1000,
+  });
+  return String(doc._id);
+}

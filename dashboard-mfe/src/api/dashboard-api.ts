@@ -1,0 +1,166 @@
+import type {
+  Order,
+  OrderPaymentResult,
+  Part,
+  PartInput,
+  PaymentIntent,
+  ProfileUpdate,
+  ReviewInput,
+  ShippingStatus,
+  User,
+  MakeAdminResult,
+} from '@motoparts/contracts';
+import { baseApi, catalogApi } from '@motoparts/state';
+
+/** The lists are small for a parts shop; one page of the API's maximum size covers them. */
+const LIST_LIMIT = 100;
+
+/**
+ * Every call the dashboard makes, injected into the one shared `baseApi` so the cache, the bearer
+ * token and the 401 handling are the shell's. Tags keep the screens in step: cancelling an order
+ * also refreshes the stock (Part), adding a product refreshes the home page's grid.
+ */
+export const dashboardApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getProfile: build.query<User, string>({
+      query: (email) => `/user/${encodeURIComponent(email)}`,
+      providesTags: (_user, _err, email) => [{ type: 'Profile', id: email }],
+    }),
+    updateProfile: build.mutation<{ success: true; user: User }, { email: string; fields: ProfileUpdate }>({
+      query: ({ email, fields }) => ({ url: `/userInfo/${encodeURIComponent(email)}`, method: 'PUT', body: fields }),
+      invalidatesTags: (_res, _err, { email }) => [{ type: 'Profile', id: email }],
+    }),
+
+    getMyOrders: build.query<Order[], string>({
+      query: (email) => ({ url: '/order', params: { user: email, limit: LIST_LIMIT } }),
+      // SPEC §7/§8: on My Order a 401 *or* 403 signs the user out and clears the token.
+      extraOptions: { signOutOnForbidden: true },
+      providesTags: (orders) => [
+        { type: 'Order', id: 'MINE' },
+        ...(orders?.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
+      ],
+    }),
+    getOrder: build.query<Order, string>({
+      query: (id) => `/order/${encodeURIComponent(id)}`,
+      providesTags: (_order, _err, id) => [{ type: 'Order', id }],
+    }),
+    cancelOrder: build.mutation<{ success: true }, { id: string; partsId: string }>({
+      query: ({ id }) => ({ url: `/order/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      // The server puts the reserved pieces back in stock, so the part's numbers change too.
+      invalidatesTags: (_res, _err, { id, partsId }) => [
+        { type: 'Order', id },
+        { type: 'Order', id: 'MINE' },
+        { type: 'Order', id: 'ALL' },
+        { type: 'Part', id: partsId },
+        { type: 'Part', id: 'LIST' },
+      ],
+    }),
+
+    // A POST, but a query: it is "requested on load" of the payment page, and the server hands
+    // back the same intent for the same order (idempotency key), so caching it is safe.
+    createPaymentIntent: build.query<PaymentIntent, string>({
+      query: (orderId) => ({ url: '/create-payment-intent', method: 'POST', body: { orderId } }),
+      keepUnusedDataFor: 0,
+    }),
+    claimPayment: build.mutation<OrderPaymentResult, { id: string; transactionId: string }>({
+      query: ({ id, transactionId }) => ({
+        url: `/order/${encodeURIComponent(id)}`,
+        method: 'PATCH',
+        body: { parts: id, transactionId },
+      }),
+      invalidatesTags: (_res, _err, { id }) => [
+        { type: 'Order', id },
+        { type: 'Order', id: 'MINE' },
+        { type: 'Order', id: 'ALL' },
+      ],
+    }),
+
+    addReview: build.mutation<unknown, ReviewInput>({
+      query: (body) => ({ url: '/review', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Review', id: 'LIST' }],
+    }),
+
+    getAllOrders: build.query<Order[], void>({
+      query: () => ({ url: '/orders', params: { limit: LIST_LIMIT } }),
+      providesTags: (orders) => [
+        { type: 'Order', id: 'ALL' },
+        ...(orders?.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
+      ],
+    }),
+    setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus }>({
+      query: ({ id, status }) => ({ url: `/order/${encodeURIComponent(id)}/status`, method: 'PATCH', body: { status } }),
+      // Optimistic: the label flips at once, and flips back if the server refuses.
+      async onQueryStarted({ id, status }, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          dashboardApi.util.updateQueryData('getAllOrders', undefined, (orders) => {
+            const order = orders.find((o) => o._id === id);
+            if (order) order.status = status;
+          }),
+        );
+        try {
+          await queryFulfilled;
+        } catch {
+          patch.undo();
+        }
+      },
+    }),
+
+    getUsers: build.query<User[], void>({
+      query: () => ({ url: '/user', params: { limit: LIST_LIMIT } }),
+      providesTags: [{ type: 'User', id: 'LIST' }],
+    }),
+    makeAdmin: build.mutation<MakeAdminResult, string>({
+      query: (email) => ({ url: `/user/admin/${encodeURIComponent(email)}`, method: 'PUT' }),
+      invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [{ type: 'User', id: 'LIST' }] : []),
+    }),
+
+    addPart: build.mutation<{ success: true; part: Part }, PartInput>({
+      query: (body) => ({ url: '/parts', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Part', id: 'LIST' }],
+    }),
+    deletePart: build.mutation<{ success: true }, string>({
+      query: (id) => ({ url: `/parts/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_res, _err, id) => [
+        { type: 'Part', id },
+        { type: 'Part', id: 'LIST' },
+      ],
+    }),
+    restockPart: build.mutation<Part, { id: string; quantity: number }>({
+      query: ({ id, quantity }) => ({ url: `/restockQty/${encodeURIComponent(id)}`, method: 'PUT', body: { quantity } }),
+      invalidatesTags: (_res, _err, { id }) => [
+        { type: 'Part', id },
+        { type: 'Part', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const {
+  useGetProfileQuery,
+  useUpdateProfileMutation,
+  useGetMyOrdersQuery,
+  useGetOrderQuery,
+  useCancelOrderMutation,
+  useCreatePaymentIntentQuery,
+  useClaimPaymentMutation,
+  useAddReviewMutation,
+  useGetAllOrdersQuery,
+  useSetShippingStatusMutation,
+  useGetUsersQuery,
+  useMakeAdminMutation,
+  useAddPartMutation,
+  useDeletePartMutation,
+  useRestockPartMutation,
+} = dashboardApi;
+
+/** Re-exported so pages import the catalog reads from one place. */
+export const { useGetPartsQuery } = catalogApi;
+
+/** HTTP status of an RTK Query error, when there is one. */
+export function errorStatus(error: unknown): number | undefined {
+  if (error && typeof error === 'object' && 'status' in error) {
+    const status = (error as { status: unknown }).status;
+    if (typeof status === 'number') return status;
+  }
+  return undefined;
+}

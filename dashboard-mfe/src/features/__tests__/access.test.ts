@@ -1,0 +1,35 @@
+import { audienceOf, canSee, menuFor, refusalFor } from '../access';
+
+describe('dashboard menu by role', () => {
+  it('gives a customer My Profile, Add Review and My Order only', () => {
+    expect(menuFor(false).map((p) => p.label)).toEqual(['My Profile', 'Add Review', 'My Order']);
+  });
+
+  it('gives an admin My Profile and the four admin pages, no customer pages', () => {
+    expect(menuFor(true).map((p) => p.label)).toEqual([
+      'My Profile',
+      'Manage Order',
+      'All Users',
+      'Manage Products',
+      'Add Product',
+    ]);
+  });
+
+  it('links to the routes of SPEC §2', () => {
+    expect(menuFor(true).map((p) => p.path)).toEqual(['', 'manageOrder', 'allUser', 'manageProduct', 'addProduct']);
+    expect(menuFor(false).map((p) => p.path)).toEqual(['', 'addReview', 'myOrder']);
+  });
+
+  it('guards pages with the same rule as the menu', () => {
+    expect(canSee(audienceOf('allUser'), false)).toBe(false);
+    expect(canSee(audienceOf('allUser'), true)).toBe(true);
+    expect(canSee(audienceOf('myOrder'), true)).toBe(false);
+    expect(canSee(audienceOf(''), true)).toBe(true);
+    expect(canSee(audienceOf(''), false)).toBe(true);
+  });
+
+  it('explains a refusal by audience', () => {
+    expect(refusalFor('admins')).toMatch(/admins only/);
+    expect(refusalFor('customers')).toMatch(/for customers/);
+  });
+});

@@ -1,0 +1,200 @@
+// Brings the whole local stack up: installs what is missing, builds, starts the stand-ins, seeds,
+// starts the API and serves the four front ends. Used by `npm start` and by `npm test`.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  DATA_DIR,
+  ROOT,
+  assertPortFree,
+  ensureTools,
+  log,
+  run,
+  serviceEnv,
+  startAuthEmulator,
+  startFerret,
+  startStripeMock,
+  waitForPort,
+} from './services.mjs';
+
+export const FRONT_ENDS = [
+  { ws: 'shell', port: 'shell' },
+  { ws: 'storefront-mfe', port: 'storefront' },
+  { ws: 'auth-mfe', port: 'auth' },
+  { ws: 'dashboard-mfe', port: 'dashboard' },
+];
+
+/** Runs a command to completion, streaming nothing unless it fails (then its output is shown). */
+export function exec(command, args, { cwd = ROOT, env = {}, inherit = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    if (!inherit) {
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+    }
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code === 0) resolve(out);
+      else {
+        if (!inherit) process.stderr.write(out);
+        reject(new Error(`${command} ${args.join(' ')} failed with exit code ${code}`));
+      }
+    });
+  });
+}
+
+/** npm packages: installs when node_modules is missing or older than the lockfile. */
+export async function ensureInstalled() {
+  const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
+  const lock = path.join(ROOT, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('install', 'installing npm packages (npm ci, first run only; ~2 min)…');
+  await exec('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { inherit: true });
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** A front end needs a rebuild when any of its sources (or the shared kit's) is newer than dist. */
+function isStale(ws) {
+  const stamp = path.join(ROOT, ws, 'dist', 'index.html');
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  const inputs = [ws, 'state', 'contracts', 'scripts/webpack-config.cjs'].map((p) => path.join(ROOT, p));
+  return inputs.some((p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built);
+}
+
+/** tsc -b for contracts/state/api, then one webpack build per front end (two at a time). */
+export async function buildAll({ force = false } = {}) {
+  log('build', 'compiling contracts, state and api (tsc -b)…');
+  await exec(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b']);
+  const todo = FRONT_ENDS.filter((f) => force || isStale(f.ws));
+  if (todo.length === 0) {
+    log('build', 'front ends are up to date');
+    return;
+  }
+  let done = 0;
+  const queue = [...todo];
+  const worker = async () => {
+    for (let f = queue.shift(); f; f = queue.shift()) {
+      const started = Date.now();
+      log('build', `webpack ${f.ws}… (${done + 1}/${todo.length} started)`);
+      await exec('npm', ['run', 'build', '--silent', '-w', f.ws]);
+      done += 1;
+      log('build', `${f.ws} built in ${((Date.now() - started) / 1000).toFixed(0)} s (${done}/${todo.length})`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+/** What every front end reads from /config.json. Real Firebase/Stripe when their env is set. */
+export function runtimeConfig(p, env = process.env) {
+  const host = env.PUBLIC_HOST ?? 'localhost';
+  const realFirebase = Boolean(env.FIREBASE_API_KEY);
+  return {
+    apiBaseUrl: env.PUBLIC_API_URL ?? `http://${host}:${p.api}`,
+    remotes: {
+      storefront: `http://${host}:${p.storefront}/`,
+      auth: `http://${host}:${p.auth}/`,
+      dashboard: `http://${host}:${p.dashboard}/`,
+    },
+    firebase: realFirebase
+      ? {
+          apiKey: env.FIREBASE_API_KEY,
+          authDomain: env.FIREBASE_AUTH_DOMAIN,
+          projectId: env.FIREBASE_PROJECT_ID,
+          appId: env.FIREBASE_APP_ID,
+        }
+      : { apiKey: 'demo-api-key', authDomain: 'demo-motoparts.firebaseapp.com', projectId: 'demo-motoparts' },
+    ...(realFirebase ? {} : { firebaseAuthEmulatorUrl: `http://127.0.0.1:${p.authEmulator}` }),
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? 'pk_test_motoparts_local',
+  };
+}
+
+/**
+ * Starts everything on the given ports and resolves with the environment the API got.
+ * `quiet` keeps service logs out of the console (tests); failures still show their output.
+ */
+export async function startStack(p, { quiet = false, build = true, env = process.env } = {}) {
+  const external = {
+    db: Boolean(env.MONGODB_URI),
+    auth: Boolean(env.FIREBASE_API_KEY),
+    stripe: Boolean(env.STRIPE_SECRET_KEY),
+  };
+  const checks = [
+    [p.api, 'API'],
+    ...FRONT_ENDS.map((f) => [p[f.port], f.ws]),
+    ...(external.db ? [] : [[p.db, 'FerretDB']]),
+    ...(external.auth ? [] : [[p.authEmulator, 'Firebase Auth emulator']]),
+    ...(external.stripe ? [] : [[p.stripe, 'stripe-mock']]),
+  ];
+  for (const [port, what] of checks) await assertPortFree(port, what);
+
+  await ensureInstalled();
+  ensureTools();
+  if (build) await buildAll();
+
+  log('services', 'starting FerretDB, the Firebase Auth emulator and stripe-mock…');
+  const apiEnv = { ...serviceEnv(p, { mongodbUri: env.MONGODB_URI }) };
+  for (const key of [
+    'FIREBASE_PROJECT_ID',
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+    'JWT_SECRET',
+    'ADMIN_EMAILS',
+    'MONGODB_POOL_SIZE',
+  ]) {
+    if (env[key]) apiEnv[key] = env[key];
+  }
+  if (external.auth) delete apiEnv.FIREBASE_AUTH_EMULATOR_HOST;
+  if (external.stripe) delete apiEnv.STRIPE_API_BASE;
+  await Promise.all([
+    external.db ? null : startFerret({ port: p.db, quiet }),
+    external.auth ? null : startAuthEmulator({ port: p.authEmulator, quiet }),
+    external.stripe ? null : startStripeMock({ port: p.stripe, quiet }),
+  ]);
+
+  log('seed', 'seeding demo parts, reviews and the two demo accounts (idempotent)…');
+  await exec('node', [path.join(ROOT, 'api', 'dist', 'seed-cli.js')], { env: apiEnv });
+
+  log('api', `starting the API on :${p.api}…`);
+  const api = run('api', 'node', [path.join(ROOT, 'api', 'dist', 'server.js')], {
+    env: { ...apiEnv, PORT: String(p.api), NODE_ENV: env.NODE_ENV ?? 'production' },
+    quiet,
+  });
+  await waitForPort(p.api, { child: api, timeoutMs: 60_000 }).catch((err) => {
+    process.stderr.write(api.outputTail());
+    throw err;
+  });
+
+  mkdirSync(DATA_DIR, { recursive: true });
+  const configFile = path.join(DATA_DIR, `config-${p.shell}.json`);
+  writeFileSync(configFile, JSON.stringify(runtimeConfig(p, env), null, 2));
+  for (const f of FRONT_ENDS) {
+    const child = run(
+      f.ws,
+      'node',
+      [path.join(ROOT, 'scripts', 'serve-static.mjs'), path.join(ROOT, f.ws, 'dist'), String(p[f.port]), '--config', configFile],
+      { quiet: true },
+    );
+    await waitForPort(p[f.port], { child });
+  }
+  return { apiEnv, configFile };
+}
+
+export function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}

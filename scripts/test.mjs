@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// `npm test`: lint and typecheck, the compose file check, then the whole stack on test ports
+// (so a running `npm start` is not disturbed), every workspace's tests against the real
+// services, and the Chromium e2e suite. Exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { DEFAULT_PORTS, ROOT, log, ports, stopAll } from './services.mjs';
+import { ensureInstalled, startStack } from './stack.mjs';
+
+const TEST_PORTS = ports({
+  PORT_SHELL: '4100',
+  PORT_STOREFRONT: '4101',
+  PORT_AUTH: '4102',
+  PORT_DASHBOARD: '4103',
+  PORT_API: '5100',
+  PORT_AUTH_EMULATOR: '9199',
+  PORT_DB: '27117',
+  PORT_STRIPE: '12211',
+  ...process.env,
+});
+void DEFAULT_PORTS;
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const want = (step) => only.length === 0 || only.includes(step);
+const results = [];
+
+function step(name, command, args, env = {}) {
+  log('test', `${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = res.status === 0;
+  results.push({ name, ok, secs: (Date.now() - started) / 1000 });
+  log('test', `${name}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return ok;
+}
+
+let stopping = false;
+async function finish(code) {
+  if (stopping) return;
+  stopping = true;
+  await stopAll();
+  console.log('\nSummary:');
+  for (const r of results) console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.secs.toFixed(0)} s)`);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
+  process.exit(code || (failed > 0 ? 1 : 0));
+}
+process.on('SIGINT', () => void finish(130));
+process.on('SIGTERM', () => void finish(143));
+
+try {
+  await ensureInstalled();
+  if (want('lint')) step('lint', 'npm', ['run', 'lint', '--silent']);
+  if (want('compose')) step('compose', 'bash', [path.join('scripts', 'check-compose.sh')]);
+
+  if (want('unit') || want('e2e')) {
+    const { apiEnv } = await startStack(TEST_PORTS, { quiet: true, env: { ...process.env, NODE_ENV: 'test' } });
+    const serviceEnv = { ...apiEnv, NODE_ENV: 'test' };
+    if (want('unit')) {
+      step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv);
+    }
+    if (want('e2e')) {
+      step('e2e (chromium)', path.join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e'], {
+        E2E_BASE_URL: `http://localhost:${TEST_PORTS.shell}`,
+        E2E_API_URL: `http://localhost:${TEST_PORTS.api}`,
+        E2E_DASHBOARD_URL: `http://localhost:${TEST_PORTS.dashboard}`,
+        E2E_AUTH_EMULATOR_URL: `http://127.0.0.1:${TEST_PORTS.authEmulator}`,
+        E2E_STRIPE_WEBHOOK_SECRET: apiEnv.STRIPE_WEBHOOK_SECRET,
+      });
+    }
+  }
+} catch (err) {
+  console.error('\nTest run could not start:', err instanceof Error ? err.message : err);
+  results.push({ name: 'stack start-up', ok: false, secs: 0 });
+}
+await finish(0);
