@@ -41,10 +41,14 @@ describe('GET /parts', () => {
     const names = SEED_PARTS.map((p) => p.name).sort();
     expect(res.body.map((p) => p.name)).toEqual(names.slice(3, 6));
     const link = res.headers.get('link') ?? '';
-    expect(link).toContain('page=1&limit=3>; rel="first"');
-    expect(link).toContain('page=1&limit=3>; rel="prev"');
-    expect(link).toContain('page=3&limit=3>; rel="next"');
-    expect(link).toContain('page=3&limit=3>; rel="last"');
+    expect(link).toBe(
+      [
+        '</parts?limit=3&page=1&sort=name>; rel="first"',
+        '</parts?limit=3&page=1&sort=name>; rel="prev"',
+        '</parts?limit=3&page=3&sort=name>; rel="next"',
+        '</parts?limit=3&page=3&sort=name>; rel="last"',
+      ].join(', '),
+    );
   });
 
   it('caps ?limit at 100 (400 beyond)', async () => {

@@ -60,7 +60,6 @@ export function errorHandler(): Middleware<AppState> {
       ctx.status = appErr ? appErr.status : 500;
       ctx.body = body;
       if (!appErr) ctx.state.log.error({ err }, 'unhandled error');
-      else if (appErr.code === 'SERVICE_UNAVAILABLE') ctx.state.log.warn({ err: (err as Error).message }, 'db down');
     }
   };
 }

@@ -19,7 +19,9 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 10) / 10 };
-      if (ctx.status >= 500) ctx.state.log.error(line, 'request failed');
+      // 503 is an expected state (database away), not a bug: warn, not error.
+      if (ctx.status === 503) ctx.state.log.warn(line, 'request refused: service unavailable');
+      else if (ctx.status >= 500) ctx.state.log.error(line, 'request failed');
       else ctx.state.log.info(line, 'request');
     }
   };
