@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { API_URL, DEMO } from '../support/env';
+import { apiToken } from '../support/api';
+
+interface SharedEntry {
+  loaded?: boolean;
+  useIn?: string[];
+  from?: string;
+}
+type ShareScope = Record<string, Record<string, Record<string, Record<string, SharedEntry>>>>;
+
+/** The share scope as the MF runtime keeps it: host → scope → package → version → entry. */
+async function shareScope(page: Page) {
+  return page.evaluate(() => {
+    const fed = (globalThis as unknown as { __FEDERATION__?: { __SHARE__?: unknown } }).__FEDERATION__;
+    return JSON.parse(JSON.stringify(fed?.__SHARE__ ?? {}, (_k, v) => (typeof v === 'function' ? undefined : v)));
+  }) as Promise<ShareScope>;
+}
+
+test('home shows the seeded parts rendered by the storefront remote', async ({ page }) => {
+  const parts = (await (await fetch(`${API_URL}/parts`)).json()) as { name: string }[];
+  expect(parts.length).toBeGreaterThanOrEqual(6);
+  const storefrontRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('remoteEntry.js')) storefrontRequests.push(r.url());
+  });
+  await page.goto('/');
+  for (const part of parts.slice(0, 6)) {
+    await expect(page.getByRole('heading', { name: part.name, exact: true })).toBeVisible();
+  }
+  // The grid came through Module Federation: the storefront's remoteEntry was fetched at runtime.
+  expect(storefrontRequests.some((u) => /:\d+\/remoteEntry\.js/.test(u))).toBe(true);
+});
+
+test('react, react-dom and the router are loaded exactly once', async ({ page }) => {
+  const scripts = new Map<string, number>();
+  page.on('response', async (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    const body = await res.text().catch(() => '');
+    // Markers present once per bundled copy of each library.
+    for (const [lib, marker] of [
+      ['react', 'react.transitional.element'],
+      ['react-dom', 'Minified React error #'],
+    ] as const) {
+      if (lib === 'react' && body.includes(marker) && body.includes('useSyncExternalStore')) {
+        scripts.set(lib, (scripts.get(lib) ?? 0) + 1);
+      }
+      if (lib === 'react-dom' && body.includes('createRoot') && body.includes('hydrateRoot') && body.includes(marker)) {
+        scripts.set(lib, (scripts.get(lib) ?? 0) + 1);
+      }
+    }
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+  const scope = await shareScope(page);
+  for (const lib of ['react', 'react-dom', 'react-router-dom', '@reduxjs/toolkit', 'react-redux', '@motoparts/state']) {
+    const loadedVersions = Object.values(scope)
+      .flatMap((scopes) => Object.values(scopes))
+      .flatMap((pkgs) => Object.entries(pkgs[lib] ?? {}))
+      .filter(([, entry]) => entry.loaded)
+      .map(([version]) => version);
+    expect(new Set(loadedVersions).size, `${lib} loaded versions: ${loadedVersions.join(', ')}`).toBe(1);
+  }
+  expect(scripts.get('react-dom') ?? 0).toBe(1);
+});
+
+test('with the dashboard remote down, home still renders and /dashboard offers Retry', async ({ page }) => {
+  // Point the dashboard remote at a port nothing listens on: the browser gets "connection refused",
+  // exactly as when the dashboard team's server is stopped.
+  await page.route('**/config.json', async (route) => {
+    const res = await route.fetch();
+    const config = (await res.json()) as { remotes: Record<string, string> };
+    config.remotes.dashboard = 'http://127.0.0.1:9/';
+    await route.fulfill({ response: res, json: config });
+  });
+  const token = await apiToken(DEMO.rider.email, DEMO.rider.password);
+  await page.addInitScript(
+    ([t, email]) => {
+      localStorage.setItem('accessToken', t);
+      localStorage.setItem('motoparts.sessionUser', JSON.stringify({ email, displayName: 'Road Rider', photoURL: null }));
+    },
+    [token, DEMO.rider.email],
+  );
+  await page.goto('/');
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+  await page.goto('/dashboard');
+  const alert = page.getByRole('alert').filter({ hasText: 'The dashboard is unavailable right now.' });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+  // The frame around it still works.
+  await expect(page.getByRole('link', { name: 'Home' })).toBeVisible();
+  await page.getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+});
