@@ -4,10 +4,13 @@ import type { Env } from '../env';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
-/** CORS for the front ends: any localhost origin outside production, plus CORS_ORIGINS. */
+/**
+ * CORS for the front ends: the CORS_ORIGINS list, plus any localhost origin unless we run in
+ * production with an explicit list (a local `npm start` runs NODE_ENV=production without one).
+ */
 export function cors(env: Pick<Env, 'NODE_ENV' | 'CORS_ORIGINS'>): Middleware<AppState> {
   const allowed = new Set(env.CORS_ORIGINS);
-  const allowLocal = env.NODE_ENV !== 'production';
+  const allowLocal = env.NODE_ENV !== 'production' || allowed.size === 0;
   return async (ctx, next) => {
     ctx.vary('Origin');
     const origin = ctx.get('origin');

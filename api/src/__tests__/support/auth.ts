@@ -40,7 +40,10 @@ export function uniqueEmail(label: string): string {
 
 export interface Account {
   email: string;
+  /** Our API token. */
   token: string;
+  /** The Firebase ID token it was exchanged for. */
+  idToken: string;
 }
 
 /** Signs up in the emulator and trades the ID token for our API token. */
@@ -50,7 +53,7 @@ export async function account(base: string, email: string, displayName?: string)
     headers: { authorization: `Bearer ${idToken}` },
   });
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${res.text}`);
-  return { email, token: res.body.token };
+  return { email, token: res.body.token, idToken };
 }
 
 /** customer, another customer and an admin (bootstrapped through ADMIN_EMAILS). */
