@@ -1,0 +1,159 @@
+import Stripe from 'stripe';
+import type { Order, OrderPaymentResult } from '@motoparts/contracts';
+import { OrderModel } from '../models/order';
+import { cast, uniqueEmail, type Account } from './support/auth';
+import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+
+type Err = { error: { code: string; message: string } };
+
+let t: TestApp;
+let customer: Account;
+let other: Account;
+let admin: Account;
+const adminEmail = uniqueEmail('admin');
+// Only for its webhook helpers (signing, as Stripe does); no request goes through it.
+const stripe = new Stripe('sk_test_123');
+
+beforeAll(async () => {
+  t = await startTestApp('payments', { ADMIN_EMAILS: adminEmail });
+  ({ customer, other, admin } = await cast(t.base, adminEmail));
+});
+afterAll(() => t.close());
+
+async function newOrder(price = 12.5, qty = 100): Promise<Order> {
+  const partsId = await insertPart({ price });
+  const res = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+function succeededEvent(orderId: string, amount: number, intentId = 'pi_test_webhook_1'): string {
+  return JSON.stringify({
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: { id: intentId, object: 'payment_intent', amount, currency: 'usd', status: 'succeeded', metadata: { orderId } } },
+  });
+}
+
+function postWebhook(payload: string, secret = t.env.STRIPE_WEBHOOK_SECRET, signature?: string) {
+  return call(t.base, 'POST', '/webhooks/stripe', {
+    raw: payload,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signature ?? stripe.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+  });
+}
+
+describe('POST /create-payment-intent', () => {
+  it("charges the stored order amount in cents, whatever price the client sends", async () => {
+    const order = await newOrder(89.99, 137); // 12328.63 dollars
+    const res = await call<{ clientSecret: string }>(t.base, 'POST', '/create-payment-intent', {
+      token: customer.token,
+      body: { orderId: order._id, price: 1 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.clientSecret).toMatch(/^pi_\w+_secret_\w+$/);
+    // stripe-mock echoes the amount it was sent: it must be the order's, in cents.
+    const stored = await OrderModel.findById(order._id).lean();
+    expect(stored?.priceCents).toBe(1232863);
+    expect(stored?.paymentIntentAmount).toBe(1232863);
+    expect(stored?.paymentIntentId).toMatch(/^pi_/);
+    expect(stored?.paid).toBe(false);
+  });
+
+  it("refuses someone else's order (403), an admin's request for it (403) and unknown orders (404)", async () => {
+    const order = await newOrder();
+    expect((await call(t.base, 'POST', '/create-payment-intent', { token: other.token, body: { orderId: order._id } })).status).toBe(403);
+    expect((await call(t.base, 'POST', '/create-payment-intent', { token: admin.token, body: { orderId: order._id } })).status).toBe(403);
+    const unknown = await call(t.base, 'POST', '/create-payment-intent', {
+      token: customer.token,
+      body: { orderId: '0123456789abcdef01234567' },
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('paying', () => {
+  it('a forged PATCH with a transaction id Stripe does not confirm leaves the order unpaid and says so', async () => {
+    const order = await newOrder();
+    const res = await call<OrderPaymentResult>(t.base, 'PATCH', `/order/${order._id}`, {
+      token: customer.token,
+      body: { parts: order._id, transactionId: 'pi_forged_123' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.paid).toBe(false);
+    expect(res.body.message).toMatch(/^Stripe has not confirmed this payment, so the order stays unpaid/);
+    expect(res.body.order.paid).toBe(false);
+    const stored = await OrderModel.findById(order._id).lean();
+    expect(stored?.paid).toBe(false);
+    expect(stored?.transactionId).toBeUndefined();
+  });
+
+  it('a signed payment_intent.succeeded webhook marks the order paid once; replays change nothing', async () => {
+    const order = await newOrder(24.99, 100);
+    const payload = succeededEvent(order._id, 249900, 'pi_first');
+    const first = await postWebhook(payload);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ received: true });
+    let stored = await OrderModel.findById(order._id).lean();
+    expect(stored?.paid).toBe(true);
+    expect(stored?.transactionId).toBe('pi_first');
+    const paidAt = stored?.paidAt?.getTime();
+
+    const replay = await postWebhook(payload);
+    expect(replay.status).toBe(200);
+    const otherIntent = await postWebhook(succeededEvent(order._id, 249900, 'pi_second'));
+    expect(otherIntent.status).toBe(200);
+    stored = await OrderModel.findById(order._id).lean();
+    expect(stored?.transactionId).toBe('pi_first');
+    expect(stored?.paidAt?.getTime()).toBe(paidAt);
+
+    const seen = await call<Order>(t.base, 'GET', `/order/${order._id}`, { token: customer.token });
+    expect(seen.body).toMatchObject({ paid: true, transactionId: 'pi_first' });
+    const patch = await call<OrderPaymentResult>(t.base, 'PATCH', `/order/${order._id}`, {
+      token: customer.token,
+      body: { transactionId: 'pi_whatever' },
+    });
+    expect(patch.body).toMatchObject({ paid: true, message: 'This order is already paid.' });
+    expect(patch.body.order.transactionId).toBe('pi_first');
+    const intent = await call<Err>(t.base, 'POST', '/create-payment-intent', { token: customer.token, body: { orderId: order._id } });
+    expect(intent.status).toBe(409);
+    const cancel = await call(t.base, 'DELETE', `/order/${order._id}`, { token: customer.token });
+    expect(cancel.status).toBe(409);
+  });
+
+  it('ignores a webhook whose amount does not match the order', async () => {
+    const order = await newOrder(10, 100);
+    const res = await postWebhook(succeededEvent(order._id, 100)); // $1 instead of $1000
+    expect(res.status).toBe(200);
+    expect((await OrderModel.findById(order._id).lean())?.paid).toBe(false);
+  });
+
+  it.each([
+    ['a signature made with another secret', (p: string) => postWebhook(p, 'whsec_not_ours')],
+    ['a garbage signature', (p: string) => postWebhook(p, undefined, 't=1,v1=deadbeef')],
+    ['no signature', (p: string) => postWebhook(p, undefined, '')],
+    ['a body changed after signing', (p: string) => postWebhook(p.replace('"usd"', '"eur"'), undefined, stripe.webhooks.generateTestHeaderString({ payload: p, secret: t.env.STRIPE_WEBHOOK_SECRET }))],
+  ])('400s %s and leaves the order unpaid', async (_label, send) => {
+    const order = await newOrder();
+    const res = await send(succeededEvent(order._id, 125000));
+    expect(res.status).toBe(400);
+    expect((res.body as Err).error.code).toBe('BAD_REQUEST');
+    expect((await OrderModel.findById(order._id).lean())?.paid).toBe(false);
+  });
+
+  it('acknowledges other event types without changing anything', async () => {
+    const order = await newOrder();
+    const payload = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'payment_intent.created',
+      data: { object: { id: 'pi_x', object: 'payment_intent', amount: 125000, currency: 'usd', metadata: { orderId: order._id } } },
+    });
+    const res = await postWebhook(payload);
+    expect(res.status).toBe(200);
+    expect((await OrderModel.findById(order._id).lean())?.paid).toBe(false);
+  });
+});
