@@ -27,7 +27,11 @@ export const dashboardApi = baseApi.injectEndpoints({
       providesTags: (_user, _err, email) => [{ type: 'Profile', id: email }],
     }),
     updateProfile: build.mutation<{ success: true; user: User }, { email: string; fields: ProfileUpdate }>({
-      query: ({ email, fields }) => ({ url: `/userInfo/${encodeURIComponent(email)}`, method: 'PUT', body: fields }),
+      query: ({ email, fields }) => ({
+        url: `/userInfo/${encodeURIComponent(email)}`,
+        method: 'PUT',
+        body: fields,
+      }),
       invalidatesTags: (_res, _err, { email }) => [{ type: 'Profile', id: email }],
     }),
 
@@ -88,7 +92,11 @@ export const dashboardApi = baseApi.injectEndpoints({
       ],
     }),
     setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus }>({
-      query: ({ id, status }) => ({ url: `/order/${encodeURIComponent(id)}/status`, method: 'PATCH', body: { status } }),
+      query: ({ id, status }) => ({
+        url: `/order/${encodeURIComponent(id)}/status`,
+        method: 'PATCH',
+        body: { status },
+      }),
       // Optimistic: the label flips at once, and flips back if the server refuses.
       async onQueryStarted({ id, status }, { dispatch, queryFulfilled }) {
         const patch = dispatch(
@@ -126,7 +134,11 @@ export const dashboardApi = baseApi.injectEndpoints({
       ],
     }),
     restockPart: build.mutation<Part, { id: string; quantity: number }>({
-      query: ({ id, quantity }) => ({ url: `/restockQty/${encodeURIComponent(id)}`, method: 'PUT', body: { quantity } }),
+      query: ({ id, quantity }) => ({
+        url: `/restockQty/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body: { quantity },
+      }),
       invalidatesTags: (_res, _err, { id }) => [
         { type: 'Part', id },
         { type: 'Part', id: 'LIST' },

@@ -16,7 +16,13 @@ describe('dashboard menu by role', () => {
   });
 
   it('links to the routes of SPEC §2', () => {
-    expect(menuFor(true).map((p) => p.path)).toEqual(['', 'manageOrder', 'allUser', 'manageProduct', 'addProduct']);
+    expect(menuFor(true).map((p) => p.path)).toEqual([
+      '',
+      'manageOrder',
+      'allUser',
+      'manageProduct',
+      'addProduct',
+    ]);
     expect(menuFor(false).map((p) => p.path)).toEqual(['', 'addReview', 'myOrder']);
   });
 

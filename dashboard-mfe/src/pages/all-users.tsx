@@ -1,0 +1,75 @@
+import { toast } from 'react-toastify';
+import { MESSAGES } from '@motoparts/contracts';
+import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { errorStatus, useGetUsersQuery, useMakeAdminMutation } from '../api/dashboard-api';
+import { LoadError, Loading } from '../components/status';
+
+/** SPEC §2/§7 (admin): every user; Make Admin for non-admins, an Admin badge for admins. */
+export default function AllUsers() {
+  const me = useAppSelector(selectSessionUser)?.email;
+  const users = useGetUsersQuery();
+  const [makeAdmin, promoting] = useMakeAdminMutation();
+
+  async function promote(email: string) {
+    try {
+      const result = await makeAdmin(email).unwrap();
+      if (result.modifiedCount > 0) toast.success(MESSAGES.madeAdmin);
+      else toast.info(`${email} is already an admin.`);
+    } catch (err) {
+      // SPEC §7/§8: the server's 403 is the one failure the spec names.
+      if (errorStatus(err) === 403) toast.error(MESSAGES.makeAdminFailed);
+      else toast.error(errorMessage(err, MESSAGES.makeAdminFailed));
+    }
+  }
+
+  return (
+    <section aria-labelledby="all-users-title">
+      <h1 id="all-users-title">All Users</h1>
+      {users.isLoading && <Loading what="users" />}
+      {users.isError && (
+        <LoadError error={users.error} what="the users" onRetry={() => void users.refetch()} />
+      )}
+      {users.data && (
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="all-users-title">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Email</th>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((user, index) => (
+                <tr key={user._id} data-email={user.email}>
+                  <td>{index + 1}</td>
+                  <th scope="row">
+                    {user.email}
+                    {user.email === me && <span className="dash-muted"> (you)</span>}
+                  </th>
+                  <td>{user.name || <span className="dash-muted">—</span>}</td>
+                  <td>
+                    {user.role === 'admin' ? (
+                      <span className="dash-badge dash-badge-admin">Admin</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn-secondary"
+                        aria-label={`Make Admin: ${user.email}`}
+                        disabled={promoting.isLoading && promoting.originalArgs === user.email}
+                        onClick={() => void promote(user.email)}
+                      >
+                        Make Admin
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

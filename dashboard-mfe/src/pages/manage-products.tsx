@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from 'react-toastify';
+import { MESSAGES, type Part, type StockChange } from '@motoparts/contracts';
+import { errorMessage } from '@motoparts/state';
+import { useDeletePartMutation, useGetPartsQuery, useRestockPartMutation } from '../api/dashboard-api';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { LoadError, Loading } from '../components/status';
+import { restockFormSchema, type RestockFormValues } from '../features/form-schemas';
+import { formatPrice } from '../features/payment-state';
+
+const PAGE_SIZE = 20;
+
+/** One row's restock form: adds the entered pieces to the stock (the API does it atomically). */
+function RestockForm({ part }: { part: Part }) {
+  const [restock, restocking] = useRestockPartMutation();
+  const { register, handleSubmit, reset, formState } = useForm<RestockFormValues, unknown, StockChange>({
+    resolver: zodResolver(restockFormSchema),
+    defaultValues: { quantity: '' },
+  });
+  const id = `restock-${part._id}`;
+  const error = formState.errors.quantity?.message;
+
+  const onSubmit = handleSubmit(async ({ quantity }) => {
+    try {
+      const updated = await restock({ id: part._id, quantity }).unwrap();
+      toast.success(`${part.name}: stock is now ${updated.availableQty.toLocaleString('en-US')}`);
+      reset({ quantity: '' });
+    } catch (err) {
+      toast.error(errorMessage(err, 'The stock could not be updated. Please try again.'));
+    }
+  });
+
+  return (
+    <form className="dash-restock" onSubmit={onSubmit} noValidate aria-label={`Restock ${part.name}`}>
+      <label htmlFor={id} className="visually-hidden">
+        Quantity to add to {part.name}
+      </label>
+      <input
+        id={id}
+        inputMode="numeric"
+        placeholder="Quantity"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...register('quantity')}
+      />
+      <button type="submit" className="btn btn-secondary" disabled={restocking.isLoading}>
+        {restocking.isLoading ? 'Adding...' : 'Restock'}
+      </button>
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** SPEC §2 (admin): every product with its stock; delete (confirmed) and restock. */
+export default function ManageProducts() {
+  const [page, setPage] = useState(1);
+  const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });
+  const [deletePart, deleting] = useDeletePartMutation();
+  const [toDelete, setToDelete] = useState<Part | null>(null);
+  const total = parts.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  async function confirmDelete() {
+    if (!toDelete) return;
+    try {
+      await deletePart(toDelete._id).unwrap();
+      toast.success(`${toDelete.name} deleted`);
+      // Deleting the last row of the last page would leave an empty page behind.
+      if (parts.data?.parts.length === 1 && page > 1) setPage(page - 1);
+    } catch (err) {
+      toast.error(errorMessage(err, 'The product could not be deleted. Please try again.'));
+    }
+    setToDelete(null);
+  }
+
+  return (
+    <section aria-labelledby="manage-products-title">
+      <h1 id="manage-products-title">Manage Products</h1>
+      {parts.isLoading && <Loading what="products" />}
+      {parts.isError && (
+        <LoadError error={parts.error} what="the products" onRetry={() => void parts.refetch()} />
+      )}
+      {parts.data && parts.data.parts.length === 0 && <p className="card">No products yet.</p>}
+      {parts.data && parts.data.parts.length > 0 && (
+        <>
+          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="manage-products-title">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Photo</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Minimum order</th>
+                  <th scope="col">In stock</th>
+                  <th scope="col">Restock</th>
+                  <th scope="col">Delete</th>
+                </tr>
+              </thead>
+              <tbody>
+                {parts.data.parts.map((part) => (
+                  <tr key={part._id} data-part-id={part._id}>
+                    <td>
+                      <img
+                        className="dash-thumb"
+                        src={part.img}
+                        alt=""
+                        width={48}
+                        height={48}
+                        loading="lazy"
+                      />
+                    </td>
+                    <th scope="row">{part.name}</th>
+                    <td>{formatPrice(part.price)}</td>
+                    <td>{part.qty.toLocaleString('en-US')}</td>
+                    <td data-testid="stock">{part.availableQty.toLocaleString('en-US')}</td>
+                    <td>
+                      <RestockForm part={part} />
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-outline"
+                        aria-label={`Delete ${part.name}`}
+                        onClick={() => setToDelete(part)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {pages > 1 && (
+            <nav className="dash-pager" aria-label="Product pages">
+              <button
+                type="button"
+                className="btn btn-outline"
+                disabled={page <= 1}
+                onClick={() => setPage(page - 1)}
+              >
+                Previous
+              </button>
+              <span>
+                Page {page} of {pages}
+              </span>
+              <button
+                type="button"
+                className="btn btn-outline"
+                disabled={page >= pages}
+                onClick={() => setPage(page + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+      {toDelete && (
+        <ConfirmDialog
+          title="Delete this product?"
+          confirmLabel="Yes, delete"
+          busy={deleting.isLoading}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setToDelete(null)}
+        >
+          <p>{MESSAGES.confirmDelete}</p>
+          <p className="dash-muted">{toDelete.name}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
