@@ -7,5 +7,9 @@ module.exports = createConfig({
   title: 'MotoParts storefront (standalone)',
   exposes: {
     './HomePage': './src/pages/home-page.tsx',
+    './ReviewsPage': './src/pages/reviews-page.tsx',
+    './BlogsPage': './src/pages/blogs-page.tsx',
+    './PortfolioPage': './src/pages/portfolio-page.tsx',
+    './PurchasePage': './src/pages/purchase-page.tsx',
   },
 });

@@ -55,5 +55,6 @@ async function main() {
 main().catch((err: unknown) => {
   console.error(err);
   const root = document.getElementById('root');
-  if (root) root.textContent = 'MotoParts could not start: its configuration did not load. Please reload the page.';
+  if (root)
+    root.textContent = 'MotoParts could not start: its configuration did not load. Please reload the page.';
 });

@@ -69,8 +69,8 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { error: Error | null
     return (
       <div className="remote-unavailable" role="alert">
         <p>
-          <strong>{REMOTES[this.props.remote].label} is unavailable right now.</strong> The rest of the
-          site still works.
+          <strong>{REMOTES[this.props.remote].label} is unavailable right now.</strong> The rest of the site
+          still works.
         </p>
         <button
           type="button"

@@ -34,11 +34,7 @@ const baseQuery: BaseQueryFn<
   FetchBaseQueryError,
   ApiExtraOptions,
   FetchBaseQueryMeta
-> = async (
-  args,
-  api,
-  extraOptions,
-) => {
+> = async (args, api, extraOptions) => {
   const base = getConfig().apiBaseUrl.replace(/\/$/, '');
   const request = typeof args === 'string' ? { url: args } : args;
   const result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});

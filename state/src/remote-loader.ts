@@ -3,7 +3,10 @@
  * auth remote's login card) without importing its source or bundling a second federation
  * runtime: the host registers how it loads remotes, and remotes ask through this shared kit.
  */
-export type RemoteModuleLoader = <T>(remote: 'storefront' | 'auth' | 'dashboard', module: string) => Promise<T>;
+export type RemoteModuleLoader = <T>(
+  remote: 'storefront' | 'auth' | 'dashboard',
+  module: string,
+) => Promise<T>;
 
 let loader: RemoteModuleLoader | undefined;
 

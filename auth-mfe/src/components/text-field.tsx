@@ -1,0 +1,31 @@
+import type { InputHTMLAttributes } from 'react';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  id: string;
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: FieldError;
+}
+
+/** A labelled input whose validation message is announced and tied to it. */
+export function TextField({ id, label, registration, error, ...input }: TextFieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="form-field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...input}
+        {...registration}
+      />
+      {error?.message && (
+        <p className="field-error" id={errorId} role="alert">
+          {error.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The auth remote's effects on the shared store: turn a Firebase user into our session (token
+ * exchange, stored `accessToken`, `signedIn`), renew it, and end it. The shell calls
+ * `restoreSession` and `signOut` through this exposed module.
+ */
+import {
+  GoogleAuthProvider,
+  browserPopupRedirectResolver,
+  createUserWithEmailAndPassword,
+  signInWithCredential,
+  signInWithEmailAndPassword,
+  signInWithPopup,
+  signOut as firebaseSignOut,
+  updateProfile,
+  type User,
+} from 'firebase/auth';
+import {
+  baseApi,
+  clearStoredSession,
+  signedIn,
+  signedOut,
+  storeSession,
+  type AppDispatch,
+  type AppStore,
+  type SessionUser,
+} from '@motoparts/state';
+import { authApi } from './auth-api';
+import { firebaseAuth, usesEmulator } from './firebase';
+
+/** The demo Google account the emulator signs in (guide §3): Google's popup needs the internet. */
+export const EMULATOR_GOOGLE_ACCOUNT = {
+  sub: 'demo-google-rider',
+  email: 'google.rider@motoparts.test',
+  email_verified: true,
+  name: 'Google Rider',
+};
+
+/** Exchanges the Firebase ID token for our API token and records the session everywhere. */
+export async function completeSignIn(dispatch: AppDispatch, user: User, forceRefresh = false): Promise<void> {
+  if (!user.email) throw new Error('This account has no email address, so it cannot sign in here.');
+  const idToken = await user.getIdToken(forceRefresh);
+  const { token, admin } = await dispatch(
+    authApi.endpoints.exchangeToken.initiate({ email: user.email, idToken }),
+  ).unwrap();
+  const sessionUser: SessionUser = {
+    email: user.email,
+    displayName: user.displayName,
+    photoURL: user.photoURL,
+  };
+  storeSession(sessionUser, token);
+  // Data cached for a previous visitor (their orders, their profile) must not leak into this session.
+  dispatch(baseApi.util.resetApiState());
+  dispatch(signedIn({ user: sessionUser, token, admin }));
+}
+
+export async function signInWithPassword(
+  dispatch: AppDispatch,
+  email: string,
+  password: string,
+): Promise<void> {
+  const { user } = await signInWithEmailAndPassword(firebaseAuth(), email, password);
+  await completeSignIn(dispatch, user);
+}
+
+export async function signUpWithPassword(
+  dispatch: AppDispatch,
+  name: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email, password);
+  await updateProfile(user, { displayName: name });
+  // A fresh ID token carries the new display name to the API's user record.
+  await completeSignIn(dispatch, user, true);
+}
+
+export async function signInWithGoogle(dispatch: AppDispatch): Promise<void> {
+  const auth = firebaseAuth();
+  const { user } = usesEmulator()
+    ? // The emulator accepts an unsigned ID token JSON as the Google credential.
+      await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(EMULATOR_GOOGLE_ACCOUNT)))
+    : await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
+  await completeSignIn(dispatch, user);
+}
+
+/** Our token expired but Firebase may still know the user: renew the API token, or sign out. */
+export async function restoreSession(store: AppStore): Promise<void> {
+  try {
+    const auth = firebaseAuth();
+    await auth.authStateReady();
+    if (auth.currentUser) {
+      await completeSignIn(store.dispatch, auth.currentUser);
+      return;
+    }
+  } catch (err) {
+    console.warn('[auth] could not restore the session:', err);
+  }
+  clearStoredSession();
+  store.dispatch(signedOut());
+}
+
+/** Ends the session in Firebase, in localStorage and in the store. */
+export async function signOut(store: AppStore): Promise<void> {
+  try {
+    await firebaseSignOut(firebaseAuth());
+  } finally {
+    clearStoredSession();
+    store.dispatch(signedOut());
+    store.dispatch(baseApi.util.resetApiState());
+  }
+}

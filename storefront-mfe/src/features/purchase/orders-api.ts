@@ -1,0 +1,25 @@
+import type { Order } from '@motoparts/contracts';
+import { baseApi } from '@motoparts/state';
+
+/** What the purchase page sends (SPEC §7); the server recomputes price and product name. */
+export interface PlaceOrderArgs {
+  partsId: string;
+  qty: number;
+  userName: string;
+}
+
+/** Ordering belongs to the storefront, so the endpoint is injected here, not in the shared kit. */
+export const ordersApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    placeOrder: build.mutation<Order, PlaceOrderArgs>({
+      query: (body) => ({ url: '/order', method: 'POST', body }),
+      // The stock shown must follow the server: after an order (or a refused one) refetch the part.
+      invalidatesTags: (_order, _err, { partsId }) => [
+        { type: 'Part', id: partsId },
+        { type: 'Order', id: 'LIST' },
+      ],
+    }),
+  }),
+});
+
+export const { usePlaceOrderMutation } = ordersApi;

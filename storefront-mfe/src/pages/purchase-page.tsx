@@ -1,0 +1,215 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
+import type { Order, Part } from '@motoparts/contracts';
+import { errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
+import { formatCount, formatPrice } from '../components/format';
+import { usePlaceOrderMutation } from '../features/purchase/orders-api';
+import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../features/purchase/stepper';
+import { ensureStorefrontStyles } from '../styles';
+
+ensureStorefrontStyles();
+
+function statusOf(error: unknown): number | string | undefined {
+  return error && typeof error === 'object' && 'status' in error
+    ? (error as { status: number | string }).status
+    : undefined;
+}
+
+function OrderAccepted({ order, onClose }: { order: Order; onClose: () => void }) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    closeRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="order-accepted-title">
+        <h2 id="order-accepted-title">Congratulations!</h2>
+        <p>
+          Your order for <strong>{order.Parts}</strong> was accepted: {formatCount(order.qty)} pieces for{' '}
+          {formatPrice(order.price)}.
+        </p>
+        <p>You can pay for it from My Order in your dashboard.</p>
+        <div className="modal-actions">
+          <Link className="btn btn-outline" to="/dashboard/myOrder">
+            Go to My Order
+          </Link>
+          <button ref={closeRef} type="button" className="btn" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function PurchaseForm({ part }: { part: Part }) {
+  const auth = useAppSelector(selectAuth);
+  const bounds: StepperBounds = { min: part.qty, stock: part.availableQty };
+  const [qty, setQty] = useState(() => initialQty(bounds));
+  const [stepMessage, setStepMessage] = useState<string | null>(null);
+  const [orderError, setOrderError] = useState<string | null>(null);
+  const [accepted, setAccepted] = useState<Order | null>(null);
+  const [placeOrder, { isLoading }] = usePlaceOrderMutation();
+  const buyerName = auth.user?.displayName || auth.user?.email || '';
+
+  // The stepper only changes this page's number; nothing is written to the part (SPEC §5, §7).
+  const step = (result: { qty: number; message: string | null }) => {
+    setQty(result.qty);
+    setStepMessage(result.message);
+    setOrderError(null);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (auth.admin) {
+      window.alert(ADMIN_CANNOT_ORDER);
+      return;
+    }
+    if (!canOrder(qty, bounds)) return;
+    setOrderError(null);
+    // Address and phone stay on this page: the SPEC neither validates nor sends them.
+    const result = await placeOrder({ partsId: part._id, qty, userName: buyerName });
+    if ('data' in result && result.data) {
+      setAccepted(result.data);
+      return;
+    }
+    const status = statusOf(result.error);
+    if (status === 409) {
+      // The server's answer wins; the part is refetched (tag invalidation) so the new stock shows.
+      setOrderError(
+        `Sorry, the stock changed while you were ordering: ${errorMessage(result.error, 'not enough pieces are left.')} Please choose a quantity within the stock shown.`,
+      );
+    } else if (status === 403 && errorMessage(result.error, '') === ADMIN_CANNOT_ORDER) {
+      window.alert(ADMIN_CANNOT_ORDER);
+    } else {
+      setOrderError(errorMessage(result.error, 'Your order could not be placed. Please try again.'));
+    }
+  };
+
+  const orderable = canOrder(qty, bounds);
+
+  return (
+    <form className="card purchase-form" onSubmit={(e) => void onSubmit(e)} aria-labelledby="order-heading">
+      <h2 id="order-heading">Your order</h2>
+      <p className="purchase-buyer">
+        Ordering as <strong>{buyerName}</strong>
+        {auth.user?.email && auth.user.displayName ? ` (${auth.user.email})` : ''}
+      </p>
+
+      <div className="form-field">
+        <span id="qty-label">
+          <strong>Quantity</strong> (minimum {formatCount(bounds.min)}, in stock {formatCount(bounds.stock)})
+        </span>
+        <div className="stepper" role="group" aria-labelledby="qty-label">
+          <button type="button" className="btn btn-outline" onClick={() => step(decrease(qty, bounds))}>
+            Decrease
+          </button>
+          <output aria-live="polite" aria-label="Quantity" data-testid="quantity">
+            {qty}
+          </output>
+          <button type="button" className="btn btn-outline" onClick={() => step(increase(qty, bounds))}>
+            Increase
+          </button>
+        </div>
+        <p className="field-error stepper-message" role="alert" data-testid="stepper-message">
+          {stepMessage}
+        </p>
+      </div>
+
+      <p className="order-total">
+        Total: <strong data-testid="order-total">{formatPrice(qty * part.price)}</strong>
+      </p>
+
+      <div className="form-field">
+        <label htmlFor="order-address">Address</label>
+        <input id="order-address" name="address" type="text" autoComplete="street-address" />
+      </div>
+      <div className="form-field">
+        <label htmlFor="order-phone">Phone</label>
+        <input id="order-phone" name="phone" type="tel" autoComplete="tel" />
+      </div>
+
+      {orderError && (
+        <p className="notice notice-error" role="alert">
+          {orderError}
+        </p>
+      )}
+      <button type="submit" className="btn" disabled={!orderable || isLoading}>
+        {isLoading ? 'Placing your order...' : 'Order now'}
+      </button>
+      {!orderable && qty > bounds.stock && (
+        <p className="field-error">
+          Only {formatCount(bounds.stock)} pieces are in stock. Decrease the quantity to order.
+        </p>
+      )}
+
+      {accepted && <OrderAccepted order={accepted} onClose={() => setAccepted(null)} />}
+    </form>
+  );
+}
+
+export default function PurchasePage() {
+  const { id = '' } = useParams();
+  const { data: part, isLoading, isError, error, refetch } = useGetPartQuery(id, { skip: !id });
+
+  if (isLoading) return <p className="page-loading">Loading...</p>;
+  if (isError || !part) {
+    const missing = statusOf(error) === 404 || statusOf(error) === 400;
+    return (
+      <div className="page">
+        <div className="card" role="alert">
+          <h1>{missing ? 'Part not found' : 'This part could not be loaded'}</h1>
+          <p>
+            {missing
+              ? 'This part does not exist or is no longer sold.'
+              : errorMessage(error, 'Please check your connection and try again.')}
+          </p>
+          <div className="hero-actions">
+            {!missing && (
+              <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+                Retry
+              </button>
+            )}
+            <Link className="btn" to="/">
+              Back to all parts
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page">
+      <div className="purchase">
+        <section className="purchase-product" aria-labelledby="product-heading">
+          <img src={part.img} alt={part.name} width={560} height={373} />
+          <h1 id="product-heading">{part.name}</h1>
+          <p>{part.text}</p>
+          <p className="part-price">
+            {formatPrice(part.price)} <span>per piece</span>
+          </p>
+          <dl className="part-facts">
+            <div>
+              <dt>Minimum order</dt>
+              <dd>{formatCount(part.qty)} pcs</dd>
+            </div>
+            <div>
+              <dt>Available</dt>
+              <dd data-testid="available-qty">{formatCount(part.availableQty)} pcs</dd>
+            </div>
+          </dl>
+        </section>
+        {/* Keyed by part so a different part starts again at its own minimum. */}
+        <PurchaseForm key={part._id} part={part} />
+      </div>
+    </div>
+  );
+}
