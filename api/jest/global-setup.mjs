@@ -15,7 +15,9 @@ import {
 
 export default async function globalSetup() {
   process.env.NODE_ENV = 'test';
-  const given = ['MONGODB_URI', 'FIREBASE_AUTH_EMULATOR_HOST', 'STRIPE_API_BASE'].every((k) => process.env[k]);
+  const given = ['MONGODB_URI', 'FIREBASE_AUTH_EMULATOR_HOST', 'STRIPE_API_BASE'].every(
+    (k) => process.env[k],
+  );
   if (given) {
     // Fill in what the caller may have left out, without overriding anything it set.
     const defaults = serviceEnv({ db: 27017, authEmulator: 9099, stripe: 12111 });

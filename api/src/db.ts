@@ -77,7 +77,9 @@ export function isDbUnavailableError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (UNAVAILABLE_NAMES.has(err.name)) return true;
   // Mongoose with bufferCommands:false before the first connection completes.
-  if (/before initial connection is complete|Client must be connected|connection .* closed/i.test(err.message))
+  if (
+    /before initial connection is complete|Client must be connected|connection .* closed/i.test(err.message)
+  )
     return true;
   const labels = (err as { errorLabels?: unknown }).errorLabels;
   return Array.isArray(labels) && labels.includes('ResetPool');

@@ -35,16 +35,28 @@ const envSchema = z.object({
   /** Points the Stripe client at stripe-mock locally; unset means the real Stripe API. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
-  JWT_EXPIRES_IN_SECONDS: z.coerce.number().int().min(60).default(24 * 60 * 60),
+  JWT_EXPIRES_IN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(24 * 60 * 60),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   CORS_ORIGINS: csv,
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(100 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(100 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 export class EnvError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = 'EnvError';
   }

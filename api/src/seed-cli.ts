@@ -22,6 +22,8 @@ async function main(): Promise<void> {
 main()
   .then(() => process.exit(0))
   .catch((err: unknown) => {
-    process.stderr.write(`seed failed: ${err instanceof EnvError ? err.message : String((err as Error).stack ?? err)}\n`);
+    process.stderr.write(
+      `seed failed: ${err instanceof EnvError ? err.message : String((err as Error).stack ?? err)}\n`,
+    );
     process.exit(1);
   });

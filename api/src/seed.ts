@@ -76,26 +76,39 @@ export const SEED_REVIEWS = [
   {
     email: 'maya.torres@example.com',
     img: '/images/reviewers/1.svg',
-    review: 'Ordered chains and sprockets for our whole rental fleet. Everything arrived in one box, well packed, and fitted first time.',
+    review:
+      'Ordered chains and sprockets for our whole rental fleet. Everything arrived in one box, well packed, and fitted first time.',
     rating: 5,
   },
   {
     email: 'daniel.okafor@example.com',
     img: '/images/reviewers/2.svg',
-    review: 'The sintered pads transformed my old naked bike. Great price for a bulk order, and the payment was quick and painless.',
+    review:
+      'The sintered pads transformed my old naked bike. Great price for a bulk order, and the payment was quick and painless.',
     rating: 5,
   },
   {
     email: 'lena.fischer@example.com',
     img: '/images/reviewers/3.svg',
-    review: 'Good parts at fair prices. The minimum order of 100 suits a workshop like ours; I would love a few more tyre sizes.',
+    review:
+      'Good parts at fair prices. The minimum order of 100 suits a workshop like ours; I would love a few more tyre sizes.',
     rating: 4,
   },
 ];
 
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@motoparts.test', password: 'admin-pass-2026', displayName: 'Admin Rider', role: 'admin' as const },
-  { email: 'rider@motoparts.test', password: 'rider-pass-2026', displayName: 'Road Rider', role: 'user' as const },
+  {
+    email: 'admin@motoparts.test',
+    password: 'admin-pass-2026',
+    displayName: 'Admin Rider',
+    role: 'admin' as const,
+  },
+  {
+    email: 'rider@motoparts.test',
+    password: 'rider-pass-2026',
+    displayName: 'Road Rider',
+    role: 'user' as const,
+  },
 ];
 
 /**
@@ -126,7 +139,10 @@ export async function seedDatabase(): Promise<{ parts: number; reviews: number; 
   for (const a of DEMO_ACCOUNTS) {
     await UserModel.updateOne(
       { email: a.email },
-      { $setOnInsert: { email: a.email }, $set: { name: a.displayName, ...(a.role === 'admin' ? { role: 'admin' } : {}) } },
+      {
+        $setOnInsert: { email: a.email },
+        $set: { name: a.displayName, ...(a.role === 'admin' ? { role: 'admin' } : {}) },
+      },
       { upsert: true },
     );
   }
@@ -144,10 +160,19 @@ export async function seedAuthAccounts(env: Env): Promise<void> {
   for (const a of DEMO_ACCOUNTS) {
     try {
       const existing = await auth.getUserByEmail(a.email);
-      await auth.updateUser(existing.uid, { password: a.password, displayName: a.displayName, emailVerified: true });
+      await auth.updateUser(existing.uid, {
+        password: a.password,
+        displayName: a.displayName,
+        emailVerified: true,
+      });
     } catch (err) {
       if ((err as { code?: string }).code !== 'auth/user-not-found') throw err;
-      await auth.createUser({ email: a.email, password: a.password, displayName: a.displayName, emailVerified: true });
+      await auth.createUser({
+        email: a.email,
+        password: a.password,
+        displayName: a.displayName,
+        emailVerified: true,
+      });
     }
   }
 }

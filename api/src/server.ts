@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const server = app.listen(env.PORT, env.HOST);
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.fatal(
-      err.code === 'EADDRINUSE' ? `Port ${env.PORT} is already in use (set PORT to another one).` : err.message,
+      err.code === 'EADDRINUSE'
+        ? `Port ${env.PORT} is already in use (set PORT to another one).`
+        : err.message,
     );
     process.exit(1);
   });

@@ -23,7 +23,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string,
 function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const details = parsed.error instanceof ZodError ? zodDetails(parsed.error).map((d) => ({ ...d, path: name })) : [];
+    const details =
+      parsed.error instanceof ZodError ? zodDetails(parsed.error).map((d) => ({ ...d, path: name })) : [];
     throw AppError.badRequest(`Invalid ${name} in the path: ${details[0]?.message ?? 'malformed'}`, details);
   }
   return parsed.data;

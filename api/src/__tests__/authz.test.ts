@@ -28,37 +28,182 @@ interface Row {
 }
 
 const newOrder = async (f: Fixture) => {
-  const res = await call<Order>(t.base, 'POST', '/order', { token: f.customer.token, body: { partsId: f.partId, qty: 100 } });
+  const res = await call<Order>(t.base, 'POST', '/order', {
+    token: f.customer.token,
+    body: { partsId: f.partId, qty: 100 },
+  });
   if (res.status !== 201) throw new Error(`order setup failed: ${res.status}`);
   return res.body._id;
 };
-const partBody = () => ({ name: 'Matrix Part', text: 'Made for the matrix.', img: '/images/parts/x.svg', price: 5, qty: 100, availableQty: 1000 });
+const partBody = () => ({
+  name: 'Matrix Part',
+  text: 'Made for the matrix.',
+  img: '/images/parts/x.svg',
+  price: 5,
+  qty: 100,
+  availableQty: 1000,
+});
 
 const ROWS: Row[] = [
-  { name: 'GET /parts', method: 'GET', path: () => '/parts', expect: { anon: 200, customer: 200, other: 200, admin: 200 } },
-  { name: 'GET /parts/:id', method: 'GET', path: (f) => `/parts/${f.partId}`, expect: { anon: 200, customer: 200, other: 200, admin: 200 } },
-  { name: 'POST /parts', method: 'POST', path: () => '/parts', body: partBody, expect: { anon: 401, customer: 403, other: 403, admin: 201 } },
-  { name: 'DELETE /parts/:id', method: 'DELETE', path: async () => `/parts/${await insertPart()}`, expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'PUT /restockQty/:id', method: 'PUT', path: (f) => `/restockQty/${f.partId}`, body: () => ({ quantity: 10 }), expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'PUT /reduceQty/:id', method: 'PUT', path: (f) => `/reduceQty/${f.partId}`, body: () => ({ quantity: 1 }), expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'PUT /increaseQty/:id', method: 'PUT', path: (f) => `/increaseQty/${f.partId}`, body: () => ({ newQuantity: 100 }), expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'PUT /decreaseQty/:id', method: 'PUT', path: (f) => `/decreaseQty/${f.partId}`, body: () => ({ newQuantity: 100 }), expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'POST /order (for themselves)', method: 'POST', path: () => '/order', body: (f) => ({ partsId: f.partId, qty: 100 }), expect: { anon: 401, customer: 201, other: 201, admin: 403 } },
-  { name: 'POST /order (user = customer)', method: 'POST', path: () => '/order', body: (f) => ({ partsId: f.partId, qty: 100, user: f.customer.email }), expect: { anon: 401, customer: 201, other: 403, admin: 403 } },
-  { name: 'GET /orders', method: 'GET', path: () => '/orders', expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'GET /order?user=', method: 'GET', path: (f) => `/order?user=${encodeURIComponent(f.customer.email)}`, expect: { anon: 401, customer: 200, other: 403, admin: 200 } },
-  { name: 'GET /order/:id', method: 'GET', path: (f) => `/order/${f.orderId}`, expect: { anon: 401, customer: 200, other: 403, admin: 200 } },
-  { name: 'PATCH /order/:id', method: 'PATCH', path: (f) => `/order/${f.orderId}`, body: () => ({ transactionId: 'pi_not_real' }), expect: { anon: 401, customer: 200, other: 403, admin: 403 } },
-  { name: 'DELETE /order/:id', method: 'DELETE', path: async (f) => `/order/${await newOrder(f)}`, expect: { anon: 401, customer: 200, other: 403, admin: 403 } },
-  { name: 'PATCH /order/:id/status', method: 'PATCH', path: (f) => `/order/${f.orderId}/status`, body: () => ({ status: 'shipped' }), expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
-  { name: 'POST /create-payment-intent', method: 'POST', path: () => '/create-payment-intent', body: (f) => ({ orderId: f.orderId }), expect: { anon: 401, customer: 200, other: 403, admin: 403 } },
-  { name: 'GET /review', method: 'GET', path: () => '/review', expect: { anon: 200, customer: 200, other: 200, admin: 200 } },
-  { name: 'POST /review', method: 'POST', path: () => '/review', body: () => ({ img: '/images/reviewers/1.svg', review: 'Solid parts.', rating: 5 }), expect: { anon: 401, customer: 201, other: 201, admin: 201 } },
-  { name: 'POST /review (email = customer)', method: 'POST', path: () => '/review', body: (f) => ({ email: f.customer.email, img: '/images/reviewers/1.svg', review: 'Solid.', rating: 4 }), expect: { anon: 401, customer: 201, other: 403, admin: 403 } },
-  { name: 'PUT /user/:email (token exchange)', method: 'PUT', path: (f) => `/user/${f.customer.email}`, token: 'firebase', body: (f) => ({ email: f.customer.email }), expect: { anon: 401, customer: 200, other: 403, admin: 403 } },
-  { name: 'GET /user/:email', method: 'GET', path: (f) => `/user/${f.customer.email}`, expect: { anon: 401, customer: 200, other: 403, admin: 200 } },
-  { name: 'PUT /userInfo/:email', method: 'PUT', path: (f) => `/userInfo/${f.customer.email}`, body: () => ({ location: 'Oslo' }), expect: { anon: 401, customer: 200, other: 403, admin: 403 } },
-  { name: 'GET /user', method: 'GET', path: () => '/user', expect: { anon: 401, customer: 403, other: 403, admin: 200 } },
+  {
+    name: 'GET /parts',
+    method: 'GET',
+    path: () => '/parts',
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
+  {
+    name: 'GET /parts/:id',
+    method: 'GET',
+    path: (f) => `/parts/${f.partId}`,
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
+  {
+    name: 'POST /parts',
+    method: 'POST',
+    path: () => '/parts',
+    body: partBody,
+    expect: { anon: 401, customer: 403, other: 403, admin: 201 },
+  },
+  {
+    name: 'DELETE /parts/:id',
+    method: 'DELETE',
+    path: async () => `/parts/${await insertPart()}`,
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /restockQty/:id',
+    method: 'PUT',
+    path: (f) => `/restockQty/${f.partId}`,
+    body: () => ({ quantity: 10 }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /reduceQty/:id',
+    method: 'PUT',
+    path: (f) => `/reduceQty/${f.partId}`,
+    body: () => ({ quantity: 1 }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /increaseQty/:id',
+    method: 'PUT',
+    path: (f) => `/increaseQty/${f.partId}`,
+    body: () => ({ newQuantity: 100 }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /decreaseQty/:id',
+    method: 'PUT',
+    path: (f) => `/decreaseQty/${f.partId}`,
+    body: () => ({ newQuantity: 100 }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'POST /order (for themselves)',
+    method: 'POST',
+    path: () => '/order',
+    body: (f) => ({ partsId: f.partId, qty: 100 }),
+    expect: { anon: 401, customer: 201, other: 201, admin: 403 },
+  },
+  {
+    name: 'POST /order (user = customer)',
+    method: 'POST',
+    path: () => '/order',
+    body: (f) => ({ partsId: f.partId, qty: 100, user: f.customer.email }),
+    expect: { anon: 401, customer: 201, other: 403, admin: 403 },
+  },
+  {
+    name: 'GET /orders',
+    method: 'GET',
+    path: () => '/orders',
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'GET /order?user=',
+    method: 'GET',
+    path: (f) => `/order?user=${encodeURIComponent(f.customer.email)}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'GET /order/:id',
+    method: 'GET',
+    path: (f) => `/order/${f.orderId}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'PATCH /order/:id',
+    method: 'PATCH',
+    path: (f) => `/order/${f.orderId}`,
+    body: () => ({ transactionId: 'pi_not_real' }),
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'DELETE /order/:id',
+    method: 'DELETE',
+    path: async (f) => `/order/${await newOrder(f)}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'PATCH /order/:id/status',
+    method: 'PATCH',
+    path: (f) => `/order/${f.orderId}/status`,
+    body: () => ({ status: 'shipped' }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'POST /create-payment-intent',
+    method: 'POST',
+    path: () => '/create-payment-intent',
+    body: (f) => ({ orderId: f.orderId }),
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'GET /review',
+    method: 'GET',
+    path: () => '/review',
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
+  {
+    name: 'POST /review',
+    method: 'POST',
+    path: () => '/review',
+    body: () => ({ img: '/images/reviewers/1.svg', review: 'Solid parts.', rating: 5 }),
+    expect: { anon: 401, customer: 201, other: 201, admin: 201 },
+  },
+  {
+    name: 'POST /review (email = customer)',
+    method: 'POST',
+    path: () => '/review',
+    body: (f) => ({ email: f.customer.email, img: '/images/reviewers/1.svg', review: 'Solid.', rating: 4 }),
+    expect: { anon: 401, customer: 201, other: 403, admin: 403 },
+  },
+  {
+    name: 'PUT /user/:email (token exchange)',
+    method: 'PUT',
+    path: (f) => `/user/${f.customer.email}`,
+    token: 'firebase',
+    body: (f) => ({ email: f.customer.email }),
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'GET /user/:email',
+    method: 'GET',
+    path: (f) => `/user/${f.customer.email}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'PUT /userInfo/:email',
+    method: 'PUT',
+    path: (f) => `/userInfo/${f.customer.email}`,
+    body: () => ({ location: 'Oslo' }),
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'GET /user',
+    method: 'GET',
+    path: () => '/user',
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
   {
     name: 'PUT /user/admin/:email',
     method: 'PUT',
@@ -69,7 +214,12 @@ const ROWS: Row[] = [
     },
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },
-  { name: 'GET /admin/:email', method: 'GET', path: (f) => `/admin/${f.customer.email}`, expect: { anon: 401, customer: 200, other: 403, admin: 200 } },
+  {
+    name: 'GET /admin/:email',
+    method: 'GET',
+    path: (f) => `/admin/${f.customer.email}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
+  },
 ];
 
 let t: TestApp;
@@ -92,7 +242,10 @@ it.each(cases)('%s as %s → %i', async (_name, role, expected, row) => {
   const who = role === 'anon' ? undefined : f[role];
   const token = who ? (row.token === 'firebase' ? who.idToken : who.token) : undefined;
   const res = await call(t.base, row.method, path, { token, body: row.body?.(f) });
-  expect({ status: res.status, body: res.status === expected ? 'ok' : res.body }).toEqual({ status: expected, body: 'ok' });
+  expect({ status: res.status, body: res.status === expected ? 'ok' : res.body }).toEqual({
+    status: expected,
+    body: 'ok',
+  });
 });
 
 describe('tokens', () => {
@@ -111,13 +264,21 @@ describe('tokens', () => {
   });
 
   it('issues a token carrying email, admin and a one-day exp, and the admin flag from the database', async () => {
-    const res = await call<{ token: string; admin: boolean }>(t.base, 'PUT', `/user/${f.admin.email}`, { token: f.admin.idToken, body: { role: 'user' } });
+    const res = await call<{ token: string; admin: boolean }>(t.base, 'PUT', `/user/${f.admin.email}`, {
+      token: f.admin.idToken,
+      body: { role: 'user' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.admin).toBe(true);
-    const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const claims = JSON.parse(
+      Buffer.from(res.body.token.split('.')[1] ?? '', 'base64url').toString(),
+    ) as Record<string, unknown>;
     expect(claims).toMatchObject({ email: f.admin.email, admin: true });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(86400);
-    const customer = await call<{ admin: boolean }>(t.base, 'PUT', `/user/${f.customer.email}`, { token: f.customer.idToken, body: { role: 'admin' } });
+    const customer = await call<{ admin: boolean }>(t.base, 'PUT', `/user/${f.customer.email}`, {
+      token: f.customer.idToken,
+      body: { role: 'admin' },
+    });
     expect(customer.body.admin).toBe(false);
     expect((await UserModel.findOne({ email: f.customer.email }).lean())?.role).toBe('user');
   });
@@ -131,7 +292,9 @@ describe('tokens', () => {
     expect(again.body).toEqual({ modifiedCount: 0 });
     const lookup = await call(t.base, 'GET', `/admin/${email}`, { token: f.admin.token });
     expect(lookup.body).toEqual({ admin: true });
-    const unknown = await call(t.base, 'PUT', `/user/admin/${uniqueEmail('ghost')}`, { token: f.admin.token });
+    const unknown = await call(t.base, 'PUT', `/user/admin/${uniqueEmail('ghost')}`, {
+      token: f.admin.token,
+    });
     expect(unknown.status).toBe(404);
   });
 });

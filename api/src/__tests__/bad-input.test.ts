@@ -18,7 +18,10 @@ beforeAll(async () => {
   t = await startTestApp('bad_input', { ADMIN_EMAILS: adminEmail });
   ({ customer, admin } = await cast(t.base, adminEmail));
   partId = await insertPart({ availableQty: 1_000_000 });
-  const order = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId: partId, qty: 100 } });
+  const order = await call<Order>(t.base, 'POST', '/order', {
+    token: customer.token,
+    body: { partsId: partId, qty: 100 },
+  });
   orderId = order.body._id;
 });
 afterAll(() => t.close());
@@ -43,13 +46,55 @@ const ENDPOINTS: Endpoint[] = [
     method: 'POST',
     path: () => '/parts',
     as: 'admin',
-    valid: () => ({ name: 'Fork Seal Kit', text: 'Two seals.', img: '/images/parts/x.svg', price: 19.5, qty: 100, availableQty: 1000 }),
-    fields: { name: req('string'), text: req('string'), img: req('string'), price: req('number'), qty: req('number'), availableQty: req('number') },
+    valid: () => ({
+      name: 'Fork Seal Kit',
+      text: 'Two seals.',
+      img: '/images/parts/x.svg',
+      price: 19.5,
+      qty: 100,
+      availableQty: 1000,
+    }),
+    fields: {
+      name: req('string'),
+      text: req('string'),
+      img: req('string'),
+      price: req('number'),
+      qty: req('number'),
+      availableQty: req('number'),
+    },
   },
-  { name: 'PUT /restockQty/:id', method: 'PUT', path: () => `/restockQty/${partId}`, as: 'admin', valid: () => ({ quantity: 5 }), fields: { quantity: req('number') } },
-  { name: 'PUT /reduceQty/:id', method: 'PUT', path: () => `/reduceQty/${partId}`, as: 'admin', valid: () => ({ quantity: 5 }), fields: { quantity: req('number') } },
-  { name: 'PUT /increaseQty/:id', method: 'PUT', path: () => `/increaseQty/${partId}`, as: 'admin', valid: () => ({ newQuantity: 100 }), fields: { newQuantity: req('number') } },
-  { name: 'PUT /decreaseQty/:id', method: 'PUT', path: () => `/decreaseQty/${partId}`, as: 'admin', valid: () => ({ newQuantity: 100 }), fields: { newQuantity: req('number') } },
+  {
+    name: 'PUT /restockQty/:id',
+    method: 'PUT',
+    path: () => `/restockQty/${partId}`,
+    as: 'admin',
+    valid: () => ({ quantity: 5 }),
+    fields: { quantity: req('number') },
+  },
+  {
+    name: 'PUT /reduceQty/:id',
+    method: 'PUT',
+    path: () => `/reduceQty/${partId}`,
+    as: 'admin',
+    valid: () => ({ quantity: 5 }),
+    fields: { quantity: req('number') },
+  },
+  {
+    name: 'PUT /increaseQty/:id',
+    method: 'PUT',
+    path: () => `/increaseQty/${partId}`,
+    as: 'admin',
+    valid: () => ({ newQuantity: 100 }),
+    fields: { newQuantity: req('number') },
+  },
+  {
+    name: 'PUT /decreaseQty/:id',
+    method: 'PUT',
+    path: () => `/decreaseQty/${partId}`,
+    as: 'admin',
+    valid: () => ({ newQuantity: 100 }),
+    fields: { newQuantity: req('number') },
+  },
   {
     name: 'POST /order',
     method: 'POST',
@@ -58,9 +103,30 @@ const ENDPOINTS: Endpoint[] = [
     valid: () => ({ partsId: partId, qty: 100 }),
     fields: { partsId: req('string'), qty: req('number'), userName: opt('string'), user: opt('string') },
   },
-  { name: 'PATCH /order/:id', method: 'PATCH', path: () => `/order/${orderId}`, as: 'customer', valid: () => ({ transactionId: 'pi_x' }), fields: { transactionId: req('string') } },
-  { name: 'PATCH /order/:id/status', method: 'PATCH', path: () => `/order/${orderId}/status`, as: 'admin', valid: () => ({ status: 'pending' }), fields: { status: req('string') } },
-  { name: 'POST /create-payment-intent', method: 'POST', path: () => '/create-payment-intent', as: 'customer', valid: () => ({ orderId }), fields: { orderId: req('string') } },
+  {
+    name: 'PATCH /order/:id',
+    method: 'PATCH',
+    path: () => `/order/${orderId}`,
+    as: 'customer',
+    valid: () => ({ transactionId: 'pi_x' }),
+    fields: { transactionId: req('string') },
+  },
+  {
+    name: 'PATCH /order/:id/status',
+    method: 'PATCH',
+    path: () => `/order/${orderId}/status`,
+    as: 'admin',
+    valid: () => ({ status: 'pending' }),
+    fields: { status: req('string') },
+  },
+  {
+    name: 'POST /create-payment-intent',
+    method: 'POST',
+    path: () => '/create-payment-intent',
+    as: 'customer',
+    valid: () => ({ orderId }),
+    fields: { orderId: req('string') },
+  },
   {
     name: 'POST /review',
     method: 'POST',
@@ -74,13 +140,24 @@ const ENDPOINTS: Endpoint[] = [
     method: 'PUT',
     path: () => `/userInfo/${customer.email}`,
     as: 'customer',
-    valid: () => ({ education: 'BSc', location: 'Oslo', phone: '+47 123', linkedin: 'https://linkedin.com/in/cass' }),
-    fields: { education: opt('string'), location: opt('string'), phone: opt('string'), linkedin: opt('string') },
+    valid: () => ({
+      education: 'BSc',
+      location: 'Oslo',
+      phone: '+47 123',
+      linkedin: 'https://linkedin.com/in/cass',
+    }),
+    fields: {
+      education: opt('string'),
+      location: opt('string'),
+      phone: opt('string'),
+      linkedin: opt('string'),
+    },
   },
 ];
 
 const tokenOf = (e: Endpoint) => (e.as === 'admin' ? admin.token : customer.token);
-const send = (e: Endpoint, opts: Parameters<typeof call>[3]) => call<Err>(t.base, e.method, e.path(), { token: tokenOf(e), ...opts });
+const send = (e: Endpoint, opts: Parameters<typeof call>[3]) =>
+  call<Err>(t.base, e.method, e.path(), { token: tokenOf(e), ...opts });
 const pathsOf = (res: { body: Err }) => (res.body.error.details ?? []).map((d) => d.path);
 
 describe.each(ENDPOINTS)('$name', (e) => {
@@ -97,13 +174,19 @@ describe.each(ENDPOINTS)('$name', (e) => {
   });
 
   it('415s a body that is not JSON', async () => {
-    const res = await send(e, { raw: 'qty=100', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await send(e, {
+      raw: 'qty=100',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('413s a huge body', async () => {
-    const res = await send(e, { raw: JSON.stringify({ ...e.valid(), pad: 'x'.repeat(200 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const res = await send(e, {
+      raw: JSON.stringify({ ...e.valid(), pad: 'x'.repeat(200 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -113,7 +196,9 @@ describe.each(ENDPOINTS)('$name', (e) => {
     expect((await send(e, { body: 'hello' })).status).toBe(400);
   });
 
-  const required = Object.entries(e.fields).filter(([, f]) => f.required).map(([k]) => k);
+  const required = Object.entries(e.fields)
+    .filter(([, f]) => f.required)
+    .map(([k]) => k);
   if (required.length > 0) {
     it(`400s a missing body, naming ${required.join(', ')}`, async () => {
       const res = await send(e, {});
@@ -138,8 +223,16 @@ describe.each(ENDPOINTS)('$name', (e) => {
 });
 
 describe('field rules', () => {
-  const post = (path: string, body: unknown, token = admin.token) => call<Err>(t.base, 'POST', path, { token, body });
-  const part = { name: 'Fork Seal Kit', text: 'Two seals.', img: '/images/parts/x.svg', price: 19.5, qty: 100, availableQty: 1000 };
+  const post = (path: string, body: unknown, token = admin.token) =>
+    call<Err>(t.base, 'POST', path, { token, body });
+  const part = {
+    name: 'Fork Seal Kit',
+    text: 'Two seals.',
+    img: '/images/parts/x.svg',
+    price: 19.5,
+    qty: 100,
+    availableQty: 1000,
+  };
   it.each([
     ['price with three decimals', { price: 12.345 }, 'price'],
     ['negative price', { price: -1 }, 'price'],
@@ -160,13 +253,23 @@ describe('field rules', () => {
     ['rating 4.5', { rating: 4.5 }, 'rating'],
     ['review of 1001 characters', { review: 'x'.repeat(1001) }, 'review'],
   ])('POST /review: 400s %s', async (_label, patch, field) => {
-    const res = await post('/review', { img: '/images/reviewers/1.svg', review: 'ok', rating: 5, ...patch }, customer.token);
+    const res = await post(
+      '/review',
+      { img: '/images/reviewers/1.svg', review: 'ok', rating: 5, ...patch },
+      customer.token,
+    );
     expect(res.status).toBe(400);
     expect(pathsOf(res)).toEqual([field]);
   });
 
   it('never stores unknown fields: parts', async () => {
-    const res = await post('/parts', { ...part, name: 'Unknown Field Part', priceCents: 1, evil: 'x', _id: '0123456789abcdef01234567' });
+    const res = await post('/parts', {
+      ...part,
+      name: 'Unknown Field Part',
+      priceCents: 1,
+      evil: 'x',
+      _id: '0123456789abcdef01234567',
+    });
     expect(res.status).toBe(201);
     const stored = await PartModel.findOne({ name: 'Unknown Field Part' }).lean();
     expect(stored?.priceCents).toBe(1950);
@@ -187,7 +290,11 @@ describe('field rules', () => {
   });
 
   it('never stores unknown fields: reviews (email is always the caller)', async () => {
-    const res = await post('/review', { img: '/images/reviewers/1.svg', review: 'Unknown-field review', rating: 5, evil: 1 }, customer.token);
+    const res = await post(
+      '/review',
+      { img: '/images/reviewers/1.svg', review: 'Unknown-field review', rating: 5, evil: 1 },
+      customer.token,
+    );
     expect(res.status).toBe(201);
     const stored = await ReviewModel.findOne({ review: 'Unknown-field review' }).lean();
     expect(stored?.email).toBe(customer.email);
@@ -196,7 +303,12 @@ describe('field rules', () => {
 });
 
 describe('malformed path parameters and queries', () => {
-  const badIds = ['abc', encodeURIComponent('{"$gt":""}'), 'zzzzzzzzzzzzzzzzzzzzzzzz', '0123456789abcdef0123456'];
+  const badIds = [
+    'abc',
+    encodeURIComponent('{"$gt":""}'),
+    'zzzzzzzzzzzzzzzzzzzzzzzz',
+    '0123456789abcdef0123456',
+  ];
   const idRoutes: [string, (id: string) => string, 'customer' | 'admin', unknown?][] = [
     ['GET', (id) => `/parts/${id}`, 'customer'],
     ['DELETE', (id) => `/parts/${id}`, 'admin'],
@@ -209,7 +321,10 @@ describe('malformed path parameters and queries', () => {
   it.each(idRoutes.flatMap(([m, p, who, body]) => badIds.map((id) => [m, p(id), who, body] as const)))(
     '%s %s → 400',
     async (method, path, who, body) => {
-      const res = await call<Err>(t.base, method, path, { token: who === 'admin' ? admin.token : customer.token, body });
+      const res = await call<Err>(t.base, method, path, {
+        token: who === 'admin' ? admin.token : customer.token,
+        body,
+      });
       expect(res.status).toBe(400);
       expect(pathsOf(res)).toEqual(['id']);
     },
@@ -220,7 +335,10 @@ describe('malformed path parameters and queries', () => {
     ['GET', '/admin/not-an-email'],
     ['PUT', '/userInfo/%7B%22%24gt%22%3A%22%22%7D'],
   ])('%s %s → 400 naming email', async (method, path) => {
-    const res = await call<Err>(t.base, method, path, { token: customer.token, body: method === 'PUT' ? {} : undefined });
+    const res = await call<Err>(t.base, method, path, {
+      token: customer.token,
+      body: method === 'PUT' ? {} : undefined,
+    });
     expect(res.status).toBe(400);
     expect(pathsOf(res)).toEqual(['email']);
   });

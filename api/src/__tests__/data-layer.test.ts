@@ -15,7 +15,11 @@ it('50 concurrent conditional reservations of 100 on stock 1000: exactly 10 succ
   const id = await insertPart({ availableQty: 1000 });
   const results = await Promise.all(
     Array.from({ length: 50 }, () =>
-      PartModel.findOneAndUpdate({ _id: id, availableQty: { $gte: 100 } }, { $inc: { availableQty: -100 } }, { new: true }).lean(),
+      PartModel.findOneAndUpdate(
+        { _id: id, availableQty: { $gte: 100 } },
+        { $inc: { availableQty: -100 } },
+        { new: true },
+      ).lean(),
     ),
   );
   expect(results.filter((r) => r !== null)).toHaveLength(10);
@@ -25,6 +29,8 @@ it('50 concurrent conditional reservations of 100 on stock 1000: exactly 10 succ
 
 it('50 concurrent plain $inc lose no update', async () => {
   const id = await insertPart({ availableQty: 0 });
-  await Promise.all(Array.from({ length: 50 }, () => PartModel.updateOne({ _id: id }, { $inc: { availableQty: 7 } })));
+  await Promise.all(
+    Array.from({ length: 50 }, () => PartModel.updateOne({ _id: id }, { $inc: { availableQty: 7 } })),
+  );
   expect((await PartModel.findById(id).lean())?.availableQty).toBe(350);
 });

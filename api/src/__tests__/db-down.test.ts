@@ -90,7 +90,9 @@ it('answers 503 while the database is down and 200 again once it is back, withou
 
   const health = await call(t.base, 'GET', '/health');
   expect(health.status).toBe(503);
-  expect(health.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable.' } });
+  expect(health.body).toEqual({
+    error: { code: 'SERVICE_UNAVAILABLE', message: 'The database is unreachable.' },
+  });
 
   const parts = await call<{ error: { code: string; message: string } }>(t.base, 'GET', '/parts');
   expect(parts.status).toBe(503);

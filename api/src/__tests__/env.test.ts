@@ -20,7 +20,13 @@ function errorOf(fn: () => unknown): EnvError {
 
 it('names every missing variable', () => {
   const err = errorOf(() => loadEnv({}));
-  expect(err.variables.sort()).toEqual(['FIREBASE_PROJECT_ID', 'JWT_SECRET', 'MONGODB_URI', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+  expect(err.variables.sort()).toEqual([
+    'FIREBASE_PROJECT_ID',
+    'JWT_SECRET',
+    'MONGODB_URI',
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+  ]);
   expect(err.message).toContain('MONGODB_URI is missing');
 });
 

@@ -30,8 +30,21 @@ describe('GET /parts', () => {
     expect(res.headers.get('x-total-count')).toBe(String(SEED_PARTS.length));
     expect(res.body).toHaveLength(SEED_PARTS.length);
     const plug = res.body.find((p) => p.name === 'Iridium Spark Plug');
-    expect(plug).toMatchObject({ price: 12.5, qty: 100, availableQty: 3000, img: '/images/parts/iridium-spark-plug.svg' });
-    expect(Object.keys(plug ?? {}).sort()).toEqual(['_id', 'availableQty', 'img', 'name', 'price', 'qty', 'text']);
+    expect(plug).toMatchObject({
+      price: 12.5,
+      qty: 100,
+      availableQty: 3000,
+      img: '/images/parts/iridium-spark-plug.svg',
+    });
+    expect(Object.keys(plug ?? {}).sort()).toEqual([
+      '_id',
+      'availableQty',
+      'img',
+      'name',
+      'price',
+      'qty',
+      'text',
+    ]);
   });
 
   it('pages with ?page and ?limit and links to the neighbours', async () => {
@@ -113,7 +126,11 @@ describe('GET /parts/:id', () => {
   it.each(['not-an-id', '123', '0123456789abcdef0123456z', '%24gt', '0123456789abcdef012345670'])(
     '400s the malformed id %s (never 500)',
     async (id) => {
-      const res = await call<{ error: { code: string; details: { path: string }[] } }>(t.base, 'GET', `/parts/${id}`);
+      const res = await call<{ error: { code: string; details: { path: string }[] } }>(
+        t.base,
+        'GET',
+        `/parts/${id}`,
+      );
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('BAD_REQUEST');
       expect(res.body.error.details[0]?.path).toBe('id');

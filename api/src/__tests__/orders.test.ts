@@ -25,7 +25,16 @@ describe('POST /order', () => {
     const partsId = await insertPart({ name: 'Clutch Cable', price: 19.99, availableQty: 1000 });
     const res = await call<Order>(t.base, 'POST', '/order', {
       token: customer.token,
-      body: { partsId, qty: 101, price: 0.01, Parts: 'Free stuff', user: customer.email, userName: '  Cass C.  ', role: 'admin', paid: true },
+      body: {
+        partsId,
+        qty: 101,
+        price: 0.01,
+        Parts: 'Free stuff',
+        user: customer.email,
+        userName: '  Cass C.  ',
+        role: 'admin',
+        paid: true,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -48,14 +57,20 @@ describe('POST /order', () => {
 
   it('takes userName from the verified token when the body has none', async () => {
     const partsId = await insertPart();
-    const res = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100 } });
+    const res = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 100 },
+    });
     expect(res.status).toBe(201);
     expect(res.body.userName).toBe('Cass Customer');
   });
 
   it('refuses an admin with the exact spec text', async () => {
     const partsId = await insertPart();
-    const res = await call<Err>(t.base, 'POST', '/order', { token: admin.token, body: { partsId, qty: 100 } });
+    const res = await call<Err>(t.base, 'POST', '/order', {
+      token: admin.token,
+      body: { partsId, qty: 100 },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toEqual({ code: 'FORBIDDEN', message: ADMIN_CANNOT_ORDER });
     expect(await stockOf(partsId)).toBe(1000);
@@ -63,7 +78,10 @@ describe('POST /order', () => {
 
   it('400s a quantity below the part minimum, naming qty, and leaves stock alone', async () => {
     const partsId = await insertPart({ qty: 100, availableQty: 1000 });
-    const res = await call<Err>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 99 } });
+    const res = await call<Err>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 99 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('Minimum purchase quantity is 100');
     expect(res.body.error.details?.[0]?.path).toBe('qty');
@@ -72,7 +90,10 @@ describe('POST /order', () => {
 
   it('409s more than the stock and leaves it alone', async () => {
     const partsId = await insertPart({ availableQty: 150 });
-    const res = await call<Err>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 151 } });
+    const res = await call<Err>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 151 },
+    });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
     expect(await stockOf(partsId)).toBe(150);
@@ -85,14 +106,20 @@ describe('POST /order', () => {
     });
     expect(unknown.status).toBe(404);
     const partsId = await insertPart();
-    const frac = await call<Err>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100.5 } });
+    const frac = await call<Err>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 100.5 },
+    });
     expect(frac.status).toBe(400);
     expect(frac.body.error.details?.map((d) => d.path)).toEqual(['qty']);
   });
 
-  it('refuses ordering in someone else\'s name', async () => {
+  it("refuses ordering in someone else's name", async () => {
     const partsId = await insertPart();
-    const res = await call(t.base, 'POST', '/order', { token: other.token, body: { partsId, qty: 100, user: customer.email } });
+    const res = await call(t.base, 'POST', '/order', {
+      token: other.token,
+      body: { partsId, qty: 100, user: customer.email },
+    });
     expect(res.status).toBe(403);
     expect(await stockOf(partsId)).toBe(1000);
   });
@@ -101,7 +128,10 @@ describe('POST /order', () => {
 describe('cancel', () => {
   it('restores the stock of a cancelled unpaid order, once', async () => {
     const partsId = await insertPart({ availableQty: 1000 });
-    const order = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 300 } });
+    const order = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 300 },
+    });
     expect(await stockOf(partsId)).toBe(700);
     const del = await call(t.base, 'DELETE', `/order/${order.body._id}`, { token: customer.token });
     expect(del.status).toBe(200);
@@ -114,7 +144,10 @@ describe('cancel', () => {
 
   it('refuses to cancel a paid order (409) and keeps the stock sold', async () => {
     const partsId = await insertPart({ availableQty: 1000 });
-    const order = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100 } });
+    const order = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 100 },
+    });
     await OrderModel.updateOne({ _id: order.body._id }, { $set: { paid: true, transactionId: 'pi_paid' } });
     const del = await call<Err>(t.base, 'DELETE', `/order/${order.body._id}`, { token: customer.token });
     expect(del.status).toBe(409);
@@ -128,9 +161,14 @@ describe('reading orders and shipping status', () => {
     const partsId = await insertPart({ availableQty: 100000 });
     const mine = [];
     for (let i = 0; i < 3; i++) {
-      mine.push((await call<Order>(t.base, 'POST', '/order', { token: other.token, body: { partsId, qty: 100 + i } })).body);
+      mine.push(
+        (await call<Order>(t.base, 'POST', '/order', { token: other.token, body: { partsId, qty: 100 + i } }))
+          .body,
+      );
     }
-    const res = await call<Order[]>(t.base, 'GET', `/order?user=${encodeURIComponent(other.email)}`, { token: other.token });
+    const res = await call<Order[]>(t.base, 'GET', `/order?user=${encodeURIComponent(other.email)}`, {
+      token: other.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.map((o) => o.qty)).toEqual([102, 101, 100]);
     expect(res.body.every((o) => o.user === other.email)).toBe(true);
@@ -143,7 +181,10 @@ describe('reading orders and shipping status', () => {
 
   it('lets an admin mark an order shipped (persisted) and rejects unknown statuses', async () => {
     const partsId = await insertPart();
-    const order = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100 } });
+    const order = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId, qty: 100 },
+    });
     expect(order.body.status).toBe('pending');
     const res = await call<Order>(t.base, 'PATCH', `/order/${order.body._id}/status`, {
       token: admin.token,
@@ -153,7 +194,10 @@ describe('reading orders and shipping status', () => {
     expect(res.body.status).toBe('shipped');
     const seen = await call<Order>(t.base, 'GET', `/order/${order.body._id}`, { token: customer.token });
     expect(seen.body.status).toBe('shipped');
-    const bad = await call(t.base, 'PATCH', `/order/${order.body._id}/status`, { token: admin.token, body: { status: 'lost' } });
+    const bad = await call(t.base, 'PATCH', `/order/${order.body._id}/status`, {
+      token: admin.token,
+      body: { status: 'lost' },
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -164,7 +208,9 @@ describe('concurrency', () => {
     const buyers: Account[] = [];
     // Sign-ups in small batches: the emulator is shared with other work on this machine.
     for (let i = 0; i < 50; i += 10) {
-      buyers.push(...(await Promise.all(Array.from({ length: 10 }, () => account(t.base, uniqueEmail('buyer'))))));
+      buyers.push(
+        ...(await Promise.all(Array.from({ length: 10 }, () => account(t.base, uniqueEmail('buyer'))))),
+      );
     }
     const results = await Promise.all(
       buyers.map((b) => call(t.base, 'POST', '/order', { token: b.token, body: { partsId, qty: 100 } })),
@@ -190,7 +236,9 @@ describe('concurrency', () => {
       ...Array.from({ length: 10 }, () =>
         call(t.base, 'PUT', `/restockQty/${partsId}`, { token: admin.token, body: { quantity: 50 } }),
       ),
-      ...Array.from({ length: 10 }, () => call(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100 } })),
+      ...Array.from({ length: 10 }, () =>
+        call(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty: 100 } }),
+      ),
     ]);
     expect(mixed.filter((r) => r.status === 200)).toHaveLength(10);
     expect(mixed.filter((r) => r.status === 201)).toHaveLength(10);

@@ -32,7 +32,16 @@ function succeededEvent(orderId: string, amount: number, intentId = 'pi_test_web
     id: `evt_${Math.random().toString(36).slice(2)}`,
     object: 'event',
     type: 'payment_intent.succeeded',
-    data: { object: { id: intentId, object: 'payment_intent', amount, currency: 'usd', status: 'succeeded', metadata: { orderId } } },
+    data: {
+      object: {
+        id: intentId,
+        object: 'payment_intent',
+        amount,
+        currency: 'usd',
+        status: 'succeeded',
+        metadata: { orderId },
+      },
+    },
   });
 }
 
@@ -47,7 +56,7 @@ function postWebhook(payload: string, secret = t.env.STRIPE_WEBHOOK_SECRET, sign
 }
 
 describe('POST /create-payment-intent', () => {
-  it("charges the stored order amount in cents, whatever price the client sends", async () => {
+  it('charges the stored order amount in cents, whatever price the client sends', async () => {
     const order = await newOrder(89.99, 137); // 12328.63 dollars
     const res = await call<{ clientSecret: string }>(t.base, 'POST', '/create-payment-intent', {
       token: customer.token,
@@ -65,8 +74,22 @@ describe('POST /create-payment-intent', () => {
 
   it("refuses someone else's order (403), an admin's request for it (403) and unknown orders (404)", async () => {
     const order = await newOrder();
-    expect((await call(t.base, 'POST', '/create-payment-intent', { token: other.token, body: { orderId: order._id } })).status).toBe(403);
-    expect((await call(t.base, 'POST', '/create-payment-intent', { token: admin.token, body: { orderId: order._id } })).status).toBe(403);
+    expect(
+      (
+        await call(t.base, 'POST', '/create-payment-intent', {
+          token: other.token,
+          body: { orderId: order._id },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(t.base, 'POST', '/create-payment-intent', {
+          token: admin.token,
+          body: { orderId: order._id },
+        })
+      ).status,
+    ).toBe(403);
     const unknown = await call(t.base, 'POST', '/create-payment-intent', {
       token: customer.token,
       body: { orderId: '0123456789abcdef01234567' },
@@ -118,7 +141,10 @@ describe('paying', () => {
     });
     expect(patch.body).toMatchObject({ paid: true, message: 'This order is already paid.' });
     expect(patch.body.order.transactionId).toBe('pi_first');
-    const intent = await call<Err>(t.base, 'POST', '/create-payment-intent', { token: customer.token, body: { orderId: order._id } });
+    const intent = await call<Err>(t.base, 'POST', '/create-payment-intent', {
+      token: customer.token,
+      body: { orderId: order._id },
+    });
     expect(intent.status).toBe(409);
     const cancel = await call(t.base, 'DELETE', `/order/${order._id}`, { token: customer.token });
     expect(cancel.status).toBe(409);
@@ -135,7 +161,15 @@ describe('paying', () => {
     ['a signature made with another secret', (p: string) => postWebhook(p, 'whsec_not_ours')],
     ['a garbage signature', (p: string) => postWebhook(p, undefined, 't=1,v1=deadbeef')],
     ['no signature', (p: string) => postWebhook(p, undefined, '')],
-    ['a body changed after signing', (p: string) => postWebhook(p.replace('"usd"', '"eur"'), undefined, stripe.webhooks.generateTestHeaderString({ payload: p, secret: t.env.STRIPE_WEBHOOK_SECRET }))],
+    [
+      'a body changed after signing',
+      (p: string) =>
+        postWebhook(
+          p.replace('"usd"', '"eur"'),
+          undefined,
+          stripe.webhooks.generateTestHeaderString({ payload: p, secret: t.env.STRIPE_WEBHOOK_SECRET }),
+        ),
+    ],
   ])('400s %s and leaves the order unpaid', async (_label, send) => {
     const order = await newOrder();
     const res = await send(succeededEvent(order._id, 125000));
@@ -150,7 +184,15 @@ describe('paying', () => {
       id: 'evt_other',
       object: 'event',
       type: 'payment_intent.created',
-      data: { object: { id: 'pi_x', object: 'payment_intent', amount: 125000, currency: 'usd', metadata: { orderId: order._id } } },
+      data: {
+        object: {
+          id: 'pi_x',
+          object: 'payment_intent',
+          amount: 125000,
+          currency: 'usd',
+          metadata: { orderId: order._id },
+        },
+      },
     });
     const res = await postWebhook(payload);
     expect(res.status).toBe(200);

@@ -36,7 +36,9 @@ it('creates the demo accounts in the auth emulator (twice without error) and the
   await seedAuthAccounts(t.env);
   for (const a of DEMO_ACCOUNTS) {
     const idToken = await signIn(a.email, a.password);
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as { name?: string };
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as {
+      name?: string;
+    };
     expect(claims.name).toBe(a.displayName);
     const res = await call<{ admin: boolean }>(t.base, 'PUT', `/user/${a.email}`, { token: idToken });
     expect(res.status).toBe(200);

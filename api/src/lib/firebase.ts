@@ -10,9 +10,12 @@ let app: App | undefined;
  * there so the validated env is the single source.
  */
 export function firebaseAuth(env: Env): Auth {
-  if (env.FIREBASE_AUTH_EMULATOR_HOST) process.env.FIREBASE_AUTH_EMULATOR_HOST = env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (env.FIREBASE_AUTH_EMULATOR_HOST)
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = env.FIREBASE_AUTH_EMULATOR_HOST;
   if (!app) {
-    app = getApps().find((a) => a.name === 'motoparts-api') ?? initializeApp({ projectId: env.FIREBASE_PROJECT_ID }, 'motoparts-api');
+    app =
+      getApps().find((a) => a.name === 'motoparts-api') ??
+      initializeApp({ projectId: env.FIREBASE_PROJECT_ID }, 'motoparts-api');
   }
   return getAuth(app);
 }
@@ -24,6 +27,9 @@ export async function verifyFirebaseIdToken(env: Env, idToken: string): Promise<
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
     if (code.startsWith('auth/')) throw AppError.unauthenticated('The Firebase ID token is not valid.');
-    throw new AppError('SERVICE_UNAVAILABLE', 'Could not verify the sign-in with the auth provider; try again.');
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Could not verify the sign-in with the auth provider; try again.',
+    );
   }
 }

@@ -27,7 +27,9 @@ export function verifyApiToken(env: Env, token: string): Caller {
     payload = jwt.verify(token, env.JWT_SECRET, { algorithms: ['HS256'], issuer: 'motoparts-api' });
   } catch (err) {
     const expired = err instanceof jwt.TokenExpiredError;
-    throw AppError.unauthenticated(expired ? 'Your session has expired; sign in again.' : 'The token is not valid.');
+    throw AppError.unauthenticated(
+      expired ? 'Your session has expired; sign in again.' : 'The token is not valid.',
+    );
   }
   if (typeof payload === 'string' || typeof payload.email !== 'string') {
     throw AppError.unauthenticated('The token is not valid.');

@@ -34,9 +34,9 @@ export function callerOf(state: AppState): Caller {
 export async function assertSelfOrAdmin(caller: Caller, email: string): Promise<void> {
   if (caller.email === email) return;
   if (await isAdmin(caller.email)) return;
-  throw AppError.forbidden("You can only access your own data.");
+  throw AppError.forbidden('You can only access your own data.');
 }
 
 export function assertSelf(caller: Caller, email: string): void {
-  if (caller.email !== email) throw AppError.forbidden("You can only change your own data.");
+  if (caller.email !== email) throw AppError.forbidden('You can only change your own data.');
 }

@@ -38,7 +38,8 @@ function readRaw(ctx: Parameters<Middleware<AppState>>[0], limit: number): Promi
       chunks.push(chunk);
     };
     const onEnd = () => finish();
-    const onError = (err: Error) => finish(AppError.badRequest(`Could not read the request body: ${err.message}`));
+    const onError = (err: Error) =>
+      finish(AppError.badRequest(`Could not read the request body: ${err.message}`));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -49,7 +50,13 @@ function readRaw(ctx: Parameters<Middleware<AppState>>[0], limit: number): Promi
  * Our JSON body parser: size-limited, JSON only. Routes listed in `rawPaths` get the raw bytes
  * untouched in `ctx.state.rawBody` (Stripe signs the exact bytes it sent).
  */
-export function jsonBody({ limit, rawPaths }: { limit: number; rawPaths: Record<string, number> }): Middleware<AppState> {
+export function jsonBody({
+  limit,
+  rawPaths,
+}: {
+  limit: number;
+  rawPaths: Record<string, number>;
+}): Middleware<AppState> {
   return async (ctx, next) => {
     if (!WITH_BODY.has(ctx.method)) return next();
     const rawLimit = rawPaths[ctx.path];

@@ -29,7 +29,8 @@ function toAppError(err: unknown): AppError | undefined {
   // Errors raised by Koa itself (ctx.throw, http-errors) carry an `expose`d status.
   const httpErr = err as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof httpErr.status === 'number' && httpErr.expose === true && httpErr.status < 500) {
-    const code = httpErr.status === 404 ? 'NOT_FOUND' : httpErr.status === 401 ? 'UNAUTHENTICATED' : 'BAD_REQUEST';
+    const code =
+      httpErr.status === 404 ? 'NOT_FOUND' : httpErr.status === 401 ? 'UNAUTHENTICATED' : 'BAD_REQUEST';
     return new AppError(code, String(httpErr.message));
   }
   return undefined;
@@ -44,7 +45,9 @@ export function errorHandler(): Middleware<AppState> {
         throw new AppError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}.`);
       }
       if (ctx.status === 405 && ctx.body === undefined) {
-        ctx.body = { error: { code: 'BAD_REQUEST', message: `${ctx.method} is not allowed on ${ctx.path}.` } };
+        ctx.body = {
+          error: { code: 'BAD_REQUEST', message: `${ctx.method} is not allowed on ${ctx.path}.` },
+        };
       }
     } catch (err) {
       const appErr = toAppError(err);

@@ -9,7 +9,8 @@ import type { AppState } from '../context';
 export function etag(): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200 || ctx.body === undefined) return;
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200 || ctx.body === undefined)
+      return;
     const json = JSON.stringify(ctx.body);
     const tag = `"${createHash('sha1').update(json).digest('base64url')}"`;
     ctx.set('ETag', tag);

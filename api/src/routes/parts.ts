@@ -51,11 +51,19 @@ export function partRoutes(router: Router<AppState>, { env }: AppDeps): void {
 
   router.put('/increaseQty/:id', admin, async (ctx) => {
     const id = idParam(ctx.params.id);
-    ctx.body = await parts.setMinimumQty(id, parseBody(minimumQtySchema, ctx.state.body).newQuantity, 'increase');
+    ctx.body = await parts.setMinimumQty(
+      id,
+      parseBody(minimumQtySchema, ctx.state.body).newQuantity,
+      'increase',
+    );
   });
 
   router.put('/decreaseQty/:id', admin, async (ctx) => {
     const id = idParam(ctx.params.id);
-    ctx.body = await parts.setMinimumQty(id, parseBody(minimumQtySchema, ctx.state.body).newQuantity, 'decrease');
+    ctx.body = await parts.setMinimumQty(
+      id,
+      parseBody(minimumQtySchema, ctx.state.body).newQuantity,
+      'decrease',
+    );
   });
 }

@@ -16,7 +16,10 @@ export function reviewRoutes(router: Router<AppState>, { env }: AppDeps): void {
   });
 
   router.post('/review', signedIn(env), async (ctx) => {
-    const review = await reviews.createReview(callerOf(ctx.state), parseBody(reviewInputSchema, ctx.state.body));
+    const review = await reviews.createReview(
+      callerOf(ctx.state),
+      parseBody(reviewInputSchema, ctx.state.body),
+    );
     ctx.status = 201;
     ctx.body = { success: true, review };
   });

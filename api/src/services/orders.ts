@@ -1,9 +1,4 @@
-import {
-  ADMIN_CANNOT_ORDER,
-  type Order,
-  type OrderInput,
-  type ShippingStatus,
-} from '@motoparts/contracts';
+import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, type ShippingStatus } from '@motoparts/contracts';
 import type { Caller } from '../context';
 import { AppError } from '../errors';
 import { toDollars } from '../lib/money';
@@ -74,7 +69,9 @@ export async function placeOrder(caller: Caller, input: OrderInput): Promise<Ord
     return toOrder(doc.toObject());
   } catch (err) {
     // The order was not written: give the reserved pieces back (best effort; one atomic $inc).
-    await PartModel.updateOne({ _id: reserved._id }, { $inc: { availableQty: input.qty } }).catch(() => undefined);
+    await PartModel.updateOne({ _id: reserved._id }, { $inc: { availableQty: input.qty } }).catch(
+      () => undefined,
+    );
     throw err;
   }
 }
@@ -108,7 +105,11 @@ export async function listOrdersOf(
 }
 
 /** Loads an order the caller may see: their own, or any order for an admin. */
-export async function getOrderFor(caller: Caller, id: string, { adminMaySee = true } = {}): Promise<OrderDoc> {
+export async function getOrderFor(
+  caller: Caller,
+  id: string,
+  { adminMaySee = true } = {},
+): Promise<OrderDoc> {
   const doc = await OrderModel.findById(id).lean<OrderDoc>();
   if (!doc) throw AppError.notFound('Order');
   if (doc.user !== caller.email && !(adminMaySee && (await isAdmin(caller.email)))) {
@@ -124,13 +125,21 @@ export async function getOrderFor(caller: Caller, id: string, { adminMaySee = tr
 export async function cancelOrder(caller: Caller, id: string): Promise<void> {
   const doc = await getOrderFor(caller, id, { adminMaySee: false });
   if (doc.paid) throw AppError.conflict('A paid order cannot be cancelled.');
-  const deleted = await OrderModel.findOneAndDelete({ _id: id, user: caller.email, paid: false }).lean<OrderDoc>();
+  const deleted = await OrderModel.findOneAndDelete({
+    _id: id,
+    user: caller.email,
+    paid: false,
+  }).lean<OrderDoc>();
   if (!deleted) throw AppError.conflict('The order changed meanwhile (paid or already cancelled).');
   await PartModel.updateOne({ _id: deleted.partsId }, { $inc: { availableQty: deleted.qty } });
 }
 
 export async function setShippingStatus(id: string, status: ShippingStatus): Promise<Order> {
-  const doc = await OrderModel.findOneAndUpdate({ _id: id }, { $set: { status } }, { new: true }).lean<OrderDoc>();
+  const doc = await OrderModel.findOneAndUpdate(
+    { _id: id },
+    { $set: { status } },
+    { new: true },
+  ).lean<OrderDoc>();
   if (!doc) throw AppError.notFound('Order');
   return toOrder(doc);
 }
@@ -139,7 +148,11 @@ export async function setShippingStatus(id: string, status: ShippingStatus): Pro
  * Marks an order paid exactly once, only if the confirmed amount matches. Returns the order if
  * this call changed it, undefined if it did not (already paid, unknown, or amount mismatch).
  */
-export async function markPaid(orderId: string, amountCents: number, transactionId: string): Promise<OrderDoc | undefined> {
+export async function markPaid(
+  orderId: string,
+  amountCents: number,
+  transactionId: string,
+): Promise<OrderDoc | undefined> {
   const doc = await OrderModel.findOneAndUpdate(
     { _id: orderId, paid: false, priceCents: amountCents },
     { $set: { paid: true, transactionId, paidAt: new Date() } },

@@ -85,7 +85,11 @@ export async function deletePart(id: string): Promise<void> {
 
 /** Adds stock with one atomic $inc: concurrent restocks never overwrite each other. */
 export async function restock(id: string, quantity: number): Promise<Part> {
-  const doc = await PartModel.findOneAndUpdate({ _id: id }, { $inc: { availableQty: quantity } }, { new: true }).lean<PartDoc>();
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id },
+    { $inc: { availableQty: quantity } },
+    { new: true },
+  ).lean<PartDoc>();
   if (!doc) throw AppError.notFound('Part');
   return toPart(doc);
 }
@@ -107,9 +111,17 @@ export async function reduceStock(id: string, quantity: number): Promise<Part> {
  * Sets the minimum purchase quantity. `increase` only raises it and `decrease` only lowers it,
  * checked in the same conditional update (no read-then-write).
  */
-export async function setMinimumQty(id: string, newQuantity: number, direction: 'increase' | 'decrease'): Promise<Part> {
+export async function setMinimumQty(
+  id: string,
+  newQuantity: number,
+  direction: 'increase' | 'decrease',
+): Promise<Part> {
   const guard = direction === 'increase' ? { $lte: newQuantity } : { $gte: newQuantity };
-  const doc = await PartModel.findOneAndUpdate({ _id: id, qty: guard }, { $set: { qty: newQuantity } }, { new: true }).lean<PartDoc>();
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id, qty: guard },
+    { $set: { qty: newQuantity } },
+    { new: true },
+  ).lean<PartDoc>();
   if (doc) return toPart(doc);
   const exists = await PartModel.exists({ _id: id });
   if (!exists) throw AppError.notFound('Part');

@@ -16,7 +16,11 @@ function providerError(err: unknown): AppError {
  * caller's own unpaid order. The amount is the stored order price in cents; a client-sent price
  * is never used.
  */
-export async function createPaymentIntent(stripe: Stripe, caller: Caller, orderId: string): Promise<PaymentIntent> {
+export async function createPaymentIntent(
+  stripe: Stripe,
+  caller: Caller,
+  orderId: string,
+): Promise<PaymentIntent> {
   const order = await getOrderFor(caller, orderId, { adminMaySee: false });
   if (order.paid) throw AppError.conflict('This order is already paid.');
   let intent: Stripe.PaymentIntent;
@@ -108,7 +112,8 @@ export async function handleStripeWebhook(
   if (!changed) {
     const existing = await OrderModel.findById(orderId.data, { paid: 1, priceCents: 1 }).lean();
     if (!existing) log.warn({ orderId: orderId.data }, 'payment for an unknown order');
-    else if (!existing.paid) log.warn({ orderId: orderId.data, amount: intent.amount }, 'payment amount does not match the order');
+    else if (!existing.paid)
+      log.warn({ orderId: orderId.data, amount: intent.amount }, 'payment amount does not match the order');
   }
   return { received: true };
 }

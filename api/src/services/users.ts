@@ -36,7 +36,10 @@ export async function upsertUser(env: Env, email: string, name: string): Promise
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      const doc = await UserModel.findOneAndUpdate({ email }, update, { upsert: true, new: true }).lean<UserDoc>();
+      const doc = await UserModel.findOneAndUpdate({ email }, update, {
+        upsert: true,
+        new: true,
+      }).lean<UserDoc>();
       if (!doc) throw new Error('upsert returned nothing');
       return doc;
     } catch (err) {

@@ -7,11 +7,20 @@ const emulator = () => {
 };
 
 /** Creates an account in the Firebase Auth emulator through its REST API; returns an ID token. */
-export async function signUp(email: string, password = 'secret-pass-1', displayName?: string): Promise<string> {
+export async function signUp(
+  email: string,
+  password = 'secret-pass-1',
+  displayName?: string,
+): Promise<string> {
   const res = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true, ...(displayName ? { displayName } : {}) }),
+    body: JSON.stringify({
+      email,
+      password,
+      returnSecureToken: true,
+      ...(displayName ? { displayName } : {}),
+    }),
   });
   const body = (await res.json()) as { idToken?: string; error?: { message: string } };
   if (!body.idToken) throw new Error(`emulator signUp failed: ${JSON.stringify(body)}`);
@@ -19,11 +28,14 @@ export async function signUp(email: string, password = 'secret-pass-1', displayN
 }
 
 export async function signIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
+  const res = await fetch(
+    `${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=any`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    },
+  );
   const body = (await res.json()) as { idToken?: string };
   if (!body.idToken) throw new Error(`emulator signIn failed: ${JSON.stringify(body)}`);
   return body.idToken;
@@ -49,15 +61,23 @@ export interface Account {
 /** Signs up in the emulator and trades the ID token for our API token. */
 export async function account(base: string, email: string, displayName?: string): Promise<Account> {
   const idToken = await signUp(email, 'secret-pass-1', displayName);
-  const res = await call<{ token: string; admin: boolean }>(base, 'PUT', `/user/${encodeURIComponent(email)}`, {
-    headers: { authorization: `Bearer ${idToken}` },
-  });
+  const res = await call<{ token: string; admin: boolean }>(
+    base,
+    'PUT',
+    `/user/${encodeURIComponent(email)}`,
+    {
+      headers: { authorization: `Bearer ${idToken}` },
+    },
+  );
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${res.text}`);
   return { email, token: res.body.token, idToken };
 }
 
 /** customer, another customer and an admin (bootstrapped through ADMIN_EMAILS). */
-export async function cast(base: string, adminEmail: string): Promise<{ customer: Account; other: Account; admin: Account }> {
+export async function cast(
+  base: string,
+  adminEmail: string,
+): Promise<{ customer: Account; other: Account; admin: Account }> {
   const [customer, other, admin] = await Promise.all([
     account(base, uniqueEmail('customer'), 'Cass Customer'),
     account(base, uniqueEmail('other'), 'Otto Other'),

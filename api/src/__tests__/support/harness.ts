@@ -63,7 +63,12 @@ export interface ReqOptions {
   headers?: Record<string, string>;
 }
 
-export async function call<T = unknown>(base: string, method: string, path: string, opts: ReqOptions = {}): Promise<Res<T>> {
+export async function call<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  opts: ReqOptions = {},
+): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | Buffer | undefined;
@@ -74,7 +79,7 @@ export async function call<T = unknown>(base: string, method: string, path: stri
   }
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
