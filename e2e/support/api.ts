@@ -20,11 +20,14 @@ export async function emulatorSignUp(
   password = 'e2e-pass-2026',
   displayName = 'E2E Rider',
 ): Promise<{ email: string; password: string; idToken: string }> {
-  const res = await fetch(`${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, displayName, returnSecureToken: true }),
-  });
+  const res = await fetch(
+    `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, displayName, returnSecureToken: true }),
+    },
+  );
   if (!res.ok) throw new Error(`emulator sign-up failed: ${res.status} ${await res.text()}`);
   const { idToken } = (await res.json()) as { idToken: string };
   return { email, password, idToken };

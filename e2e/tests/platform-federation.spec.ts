@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL, DEMO } from '../support/env';
-import { apiToken } from '../support/api';
+import { seedSession } from '../support/auth';
 
 interface SharedEntry {
   loaded?: boolean;
@@ -67,17 +67,7 @@ test('with the dashboard remote down, home still renders and /dashboard offers R
     config.remotes.dashboard = 'http://127.0.0.1:9/';
     await route.fulfill({ response: res, json: config });
   });
-  const token = await apiToken(DEMO.rider.email, DEMO.rider.password);
-  await page.addInitScript(
-    ([t, email]) => {
-      localStorage.setItem('accessToken', t);
-      localStorage.setItem(
-        'motoparts.sessionUser',
-        JSON.stringify({ email, displayName: 'Road Rider', photoURL: null }),
-      );
-    },
-    [token, DEMO.rider.email],
-  );
+  await seedSession(page, DEMO.rider.email, DEMO.rider.password);
   await page.goto('/');
   await expect(page.getByTestId('part-card').first()).toBeVisible();
   await page.goto('/dashboard');
