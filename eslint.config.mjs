@@ -9,11 +9,16 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    files: ['**/*.{ts,tsx}'],
+    files: ['{shell,storefront-mfe,auth-mfe,dashboard-mfe,state}/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // RTK Query spells "no argument" as void (build.query<Result, void>).
       '@typescript-eslint/no-invalid-void-type': 'off',
@@ -30,5 +35,10 @@ export default tseslint.config(
       },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Scripts served to the browser under test (e.g. the Stripe.js stand-in).
+    files: ['e2e/tests/fixtures/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', HTMLElement: 'readonly' } },
   },
 );
