@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
+import { catalogCacheTtlMs } from './env';
+import { configureCatalogCache } from './lib/catalog-cache';
 import { createStripe } from './lib/stripe';
 import { jsonBody } from './middleware/body';
 import { cors } from './middleware/cors';
@@ -18,6 +20,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: env.NODE_ENV === 'production' });
   app.silent = true; // errors are logged by our own middleware, with the request id
   const router = new Router<AppState>();
+  configureCatalogCache(catalogCacheTtlMs(env));
 
   healthRoutes(router);
   partRoutes(router, deps);

@@ -42,6 +42,21 @@ const envSchema = z.object({
     .default(24 * 60 * 60),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   CORS_ORIGINS: csv,
+  /**
+   * How long a cached catalogue read (GET /parts, /parts/:id, /review) may be served. Writes
+   * through this process invalidate at once; the TTL only bounds staleness from writes by other
+   * processes. `unlimited` = until invalidated, `0` = no cache. Default: see catalogCacheTtlMs.
+   */
+  CATALOG_CACHE_TTL_MS: z
+    .union([
+      z.literal('unlimited'),
+      z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(24 * 60 * 60 * 1000),
+    ])
+    .optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -84,4 +99,18 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 /** Pool size: 1 against the embedded FerretDB (each operation then runs alone, guide §3). */
 export function poolSize(env: Env): number | undefined {
   return env.MONGODB_POOL_SIZE ?? (env.MONGODB_EMBEDDED ? 1 : undefined);
+}
+
+/**
+ * Catalogue cache TTL. Embedded FerretDB: unlimited, because this process is the only writer
+ * (one API per embedded DB, seeding before start or through this connection, guide §3), and
+ * every write through it invalidates exactly. MongoDB via MONGODB_URI: 2 s, because several API
+ * instances (or an operator's script) may write; each instance then shows another's write within
+ * 2 s, while its own writes are visible at once. Stock shown is informative only: orders are
+ * always checked by a conditional update in the database.
+ */
+export function catalogCacheTtlMs(env: Env): number {
+  const v = env.CATALOG_CACHE_TTL_MS;
+  if (v === 'unlimited') return Infinity;
+  return v ?? (env.MONGODB_EMBEDDED ? Infinity : 2000);
 }

@@ -22,8 +22,9 @@ const orderSchema = new Schema(
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
-orderSchema.index({ user: 1, createdAt: -1 });
-orderSchema.index({ createdAt: -1 });
+// GET /order?user= and GET /orders sort newest first with an `_id` tie-break (api/INDEXES.md).
+orderSchema.index({ user: 1, createdAt: -1, _id: -1 });
+orderSchema.index({ createdAt: -1, _id: -1 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 export const OrderModel = model('Order', orderSchema);

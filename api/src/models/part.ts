@@ -1,4 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { catalogCache } from '../lib/catalog-cache';
+import { invalidateOnWrite } from './invalidate';
 
 const partSchema = new Schema(
   {
@@ -16,9 +18,15 @@ const partSchema = new Schema(
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
-partSchema.index({ name: 1 });
+// One index per list order of GET /parts (services/parts.ts SORTS), each with the `_id` tie-break
+// in the same direction, so a page is an index walk and never an in-memory sort (api/INDEXES.md).
+partSchema.index({ name: 1, _id: 1 });
+partSchema.index({ name: -1, _id: 1 });
+partSchema.index({ priceCents: 1, _id: 1 });
+partSchema.index({ priceCents: -1, _id: 1 });
 partSchema.index({ slug: 1 }, { unique: true });
-partSchema.index({ priceCents: 1 });
+// Every write drops the cached catalogue reads it can change (lib/catalog-cache.ts).
+invalidateOnWrite(partSchema, (scope) => catalogCache.parts.invalidate(scope));
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 export const PartModel = model('Part', partSchema);

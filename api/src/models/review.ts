@@ -1,4 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { catalogCache } from '../lib/catalog-cache';
+import { invalidateOnWrite } from './invalidate';
 
 const reviewSchema = new Schema(
   {
@@ -9,7 +11,10 @@ const reviewSchema = new Schema(
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
-reviewSchema.index({ createdAt: -1 });
+// GET /review sorts newest first with an `_id` tie-break; the seed upserts by (email, review).
+reviewSchema.index({ createdAt: -1, _id: -1 });
+reviewSchema.index({ email: 1 });
+invalidateOnWrite(reviewSchema, () => catalogCache.reviews.invalidate('all'));
 
 export type ReviewDoc = InferSchemaType<typeof reviewSchema> & { _id: Types.ObjectId };
 export const ReviewModel = model('Review', reviewSchema);

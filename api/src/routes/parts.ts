@@ -6,24 +6,36 @@ import {
   stockChangeSchema,
 } from '@motoparts/contracts';
 import type { AppDeps, AppState } from '../context';
+import { catalogCache } from '../lib/catalog-cache';
 import { setPageHeaders } from '../lib/paging';
 import { adminOnly } from '../middleware/auth';
-import { etag } from '../middleware/etag';
+import { sendTaggedJson } from '../middleware/etag';
 import * as parts from '../services/parts';
 import { idParam, parseBody, parseQuery } from '../validate';
 
 export function partRoutes(router: Router<AppState>, { env }: AppDeps): void {
   const admin = adminOnly(env);
 
-  router.get('/parts', etag(), async (ctx) => {
+  // Catalogue reads go through the in-process cache (body + ETag), keyed by the parsed query;
+  // the models invalidate it on every write (lib/catalog-cache.ts).
+  router.get('/parts', async (ctx) => {
     const query = parseQuery(partListQuerySchema, ctx.query);
-    const { items, total } = await parts.listParts(query);
-    setPageHeaders(ctx, total, query.page, query.limit);
-    ctx.body = items;
+    const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.q ?? ''}`;
+    const entry = await catalogCache.parts.get(key, async () => {
+      const { items, total } = await parts.listParts(query);
+      return { value: items, total, ids: items.map((p) => p._id) };
+    });
+    setPageHeaders(ctx, entry.total, query.page, query.limit);
+    sendTaggedJson(ctx, entry);
   });
 
-  router.get('/parts/:id', etag(), async (ctx) => {
-    ctx.body = await parts.getPart(idParam(ctx.params.id));
+  router.get('/parts/:id', async (ctx) => {
+    const id = idParam(ctx.params.id).toLowerCase();
+    const entry = await catalogCache.parts.get(`part:${id}`, async () => ({
+      value: await parts.getPart(id),
+      ids: [id],
+    }));
+    sendTaggedJson(ctx, entry);
   });
 
   router.post('/parts', admin, async (ctx) => {

@@ -1,18 +1,22 @@
 import type Router from '@koa/router';
 import { pageQuerySchema, reviewInputSchema } from '@motoparts/contracts';
 import type { AppDeps, AppState } from '../context';
+import { catalogCache } from '../lib/catalog-cache';
 import { setPageHeaders } from '../lib/paging';
 import { callerOf, signedIn } from '../middleware/auth';
-import { etag } from '../middleware/etag';
+import { sendTaggedJson } from '../middleware/etag';
 import * as reviews from '../services/reviews';
 import { parseBody, parseQuery } from '../validate';
 
 export function reviewRoutes(router: Router<AppState>, { env }: AppDeps): void {
-  router.get('/review', etag(), async (ctx) => {
+  router.get('/review', async (ctx) => {
     const { page, limit } = parseQuery(pageQuerySchema, ctx.query);
-    const { items, total } = await reviews.listReviews(page, limit);
-    setPageHeaders(ctx, total, page, limit);
-    ctx.body = items;
+    const entry = await catalogCache.reviews.get(`list:${page}:${limit}`, async () => {
+      const { items, total } = await reviews.listReviews(page, limit);
+      return { value: items, total };
+    });
+    setPageHeaders(ctx, entry.total, page, limit);
+    sendTaggedJson(ctx, entry);
   });
 
   router.post('/review', signedIn(env), async (ctx) => {
