@@ -1,0 +1,60 @@
+import type { Page } from '@playwright/test';
+import type { Part } from '@motoparts/contracts';
+import { api, apiToken, emulatorSignIn } from '../support/api';
+import { DEMO } from '../support/env';
+
+/**
+ * Shared by the storefront/auth/shell specs. Signing in through the UI is covered by the auth
+ * specs; other specs start from the session a real sign-in stores (our token + the user), which
+ * is what the shell restores on load, so they stay fast and independent.
+ */
+export async function useStoredSession(
+  page: Page,
+  account: { email: string; password: string },
+  displayName: string,
+): Promise<string> {
+  await emulatorSignIn(account.email, account.password);
+  const token = await apiToken(account.email, account.password);
+  const user = { email: account.email, displayName, photoURL: null };
+  await page.addInitScript(
+    ([t, u]) => {
+      localStorage.setItem('accessToken', t);
+      localStorage.setItem('motoparts.sessionUser', u);
+    },
+    [token, JSON.stringify(user)] as const,
+  );
+  return token;
+}
+
+export const riderSession = (page: Page) => useStoredSession(page, DEMO.rider, 'Road Rider');
+export const adminSession = (page: Page) => useStoredSession(page, DEMO.admin, 'Admin Rider');
+
+export async function adminToken(): Promise<string> {
+  return apiToken(DEMO.admin.email, DEMO.admin.password);
+}
+
+/** A part of our own with a small stock, so specs can reach the stock bound and never drain the seed. */
+export async function createTestPart(
+  availableQty: number,
+  name = `E2E Test Part ${Date.now()}`,
+): Promise<Part> {
+  const token = await adminToken();
+  const { part } = await api<{ part: Part }>('POST', '/parts', token, {
+    name,
+    text: 'A part created by the end-to-end tests to check the purchase page against a known stock.',
+    img: '/images/parts/spin-on-oil-filter.svg',
+    price: 2.5,
+    qty: 100,
+    availableQty,
+  });
+  return part;
+}
+
+export async function deletePart(id: string): Promise<void> {
+  await api('DELETE', `/parts/${id}`, await adminToken()).catch(() => undefined);
+}
+
+/** The page scrolls horizontally when its content is wider than the viewport. */
+export async function hasHorizontalScroll(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
