@@ -1,0 +1,208 @@
+import { expect, test, type Page } from '@playwright/test';
+import { api } from '../support/api';
+import { AUTH_EMULATOR_URL, DEMO, FIREBASE_PROJECT } from '../support/env';
+
+const submit = (page: Page, name: 'Login' | 'Sign Up') =>
+  page.locator('form').getByRole('button', { name, exact: true }).click();
+
+const freshEmail = () => `e2e.${Date.now()}.${Math.floor(Math.random() * 1e6)}@motoparts.test`;
+
+test.describe('login form', () => {
+  test('shows the login fields, the Google option and a link to sign up', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+  });
+
+  test('gives every SPEC validation message', async ({ page }) => {
+    await page.goto('/login');
+    await submit(page, 'Login');
+    await expect(page.getByText('email required', { exact: true })).toBeVisible();
+    await expect(page.getByText('password required', { exact: true })).toBeVisible();
+
+    await page.getByLabel('Email').fill('rider@motoparts');
+    await page.getByLabel('Password').fill('12345');
+    await submit(page, 'Login');
+    await expect(page.getByText('Please enter a valid email', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('password must contain at last six characters', { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("shows the provider's error in red under the form for a wrong password", async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(DEMO.rider.email);
+    await page.getByLabel('Password').fill('wrong-password-1');
+    await submit(page, 'Login');
+    const error = page.getByTestId('auth-error');
+    await expect(error).toContainText(/Firebase: .*auth\/(invalid-credential|wrong-password)/);
+    await expect(error).toHaveCSS('color', 'rgb(176, 0, 32)');
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+  });
+
+  test('logs in, stores the API token as accessToken and goes home', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(DEMO.rider.email);
+    await page.getByLabel('Password').fill(DEMO.rider.password);
+    await submit(page, 'Login');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    expect(token).toBeTruthy();
+    // The stored token is ours, accepted by the API for the user's own data.
+    const orders = await api<unknown[]>('GET', `/order?user=${encodeURIComponent(DEMO.rider.email)}`, token!);
+    expect(Array.isArray(orders)).toBe(true);
+  });
+
+  test('an admin login learns the admin flag', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(DEMO.admin.email);
+    await page.getByLabel('Password').fill(DEMO.admin.password);
+    await submit(page, 'Login');
+    await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    const admin = await api<{ admin: boolean }>(
+      'GET',
+      `/admin/${encodeURIComponent(DEMO.admin.email)}`,
+      token!,
+    );
+    expect(admin.admin).toBe(true);
+  });
+});
+
+test.describe('sign up', () => {
+  test('shows the fields, the Google option and a link to login', async ({ page }) => {
+    await page.goto('/signup');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign Up' })).toBeVisible();
+    for (const label of ['Name', 'Email', 'Password']) await expect(page.getByLabel(label)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+    await page.getByRole('link', { name: 'Login', exact: true }).last().click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('gives every SPEC validation message', async ({ page }) => {
+    await page.goto('/signup');
+    await submit(page, 'Sign Up');
+    await expect(page.getByText('name required', { exact: true })).toBeVisible();
+    await expect(page.getByText('email required', { exact: true })).toBeVisible();
+    await expect(page.getByText('password required', { exact: true })).toBeVisible();
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password').fill('abc');
+    await submit(page, 'Sign Up');
+    await expect(page.getByText('Please enter a valid email', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('password must contain at last six characters', { exact: true }),
+    ).toBeVisible();
+  });
+
+  test('an address already in use gives the provider error', async ({ page }) => {
+    await page.goto('/signup');
+    await page.getByLabel('Name').fill('Someone Else');
+    await page.getByLabel('Email').fill(DEMO.rider.email);
+    await page.getByLabel('Password').fill('another-pass-1');
+    await submit(page, 'Sign Up');
+    await expect(page.getByTestId('auth-error')).toContainText('auth/email-already-in-use');
+  });
+
+  test('sign up with a fresh email, sign out, then log in again', async ({ page }) => {
+    const email = freshEmail();
+    const password = 'fresh-pass-2026';
+    await page.goto('/signup');
+    await page.getByLabel('Name').fill('Fresh Rider');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await submit(page, 'Sign Up');
+    await expect(page).toHaveURL(/\/$/);
+
+    // The display name was set at sign-up and shows in the avatar menu.
+    const avatar = page.getByRole('button', { name: 'Account menu for Fresh Rider' });
+    await avatar.click();
+    await expect(page.getByRole('menu').getByText('Fresh Rider', { exact: true })).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await submit(page, 'Login');
+    await expect(page.getByRole('button', { name: 'Account menu for Fresh Rider' })).toBeVisible();
+
+    // The emulator holds the account with its display name.
+    const res = await fetch(
+      `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/projects/${FIREBASE_PROJECT}/accounts:lookup`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+        body: JSON.stringify({ email: [email] }),
+      },
+    );
+    const found = (await res.json()) as { users?: { displayName?: string }[] };
+    expect(found.users?.[0]?.displayName).toBe('Fresh Rider');
+  });
+});
+
+test.describe('Google sign-in (emulator mode)', () => {
+  test('the login page button signs in the demo Google account', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('button', { name: 'Account menu for Google Rider' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeTruthy();
+  });
+
+  test('the sign-up page button signs in too and returns to the protected origin', async ({ page }) => {
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+test.describe('inline login card on the home page', () => {
+  test('loads only when scrolled near, then signs in with Google', async ({ page }) => {
+    const authRequests: string[] = [];
+    page.on('request', (r) => {
+      if (
+        /identitytoolkit|securetoken/.test(r.url()) ||
+        r.url().includes(':3002/') ||
+        r.url().includes(':3102/')
+      ) {
+        authRequests.push(r.url());
+      }
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('part-card').first()).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(authRequests, 'the auth remote is not part of the first load').toEqual([]);
+
+    const slot = page.getByTestId('login-slot');
+    await slot.scrollIntoViewIfNeeded();
+    await expect(slot.getByRole('heading', { name: 'Login' })).toBeVisible();
+    await expect(slot.getByLabel('Email')).toBeVisible();
+    expect(authRequests.length).toBeGreaterThan(0);
+
+    await slot.getByRole('button', { name: 'Continue with Google' }).click();
+    await expect(page.getByRole('button', { name: 'Account menu for Google Rider' })).toBeVisible();
+  });
+
+  test('validates and logs in with email and password', async ({ page }) => {
+    await page.goto('/');
+    const slot = page.getByTestId('login-slot');
+    await slot.scrollIntoViewIfNeeded();
+    await slot.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(slot.getByText('email required', { exact: true })).toBeVisible();
+    await slot.getByLabel('Email').fill(DEMO.rider.email);
+    await slot.getByLabel('Password').fill(DEMO.rider.password);
+    await slot.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
+  });
+});
