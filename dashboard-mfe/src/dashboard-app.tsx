@@ -6,12 +6,13 @@ import { PageGuard } from './components/page-guard';
 import { Loading } from './components/status';
 import type { DashboardPath } from './features/access';
 import css from './dashboard.css';
-import MyProfile from './pages/my-profile';
 
 injectStyles('dashboard-mfe-styles', css);
 
-// Each page is its own chunk: a customer never downloads the admin screens, nobody downloads
-// the payment page (and Stripe behind it) before opening it.
+// Each page is its own chunk: the dashboard's entry is just the frame and menu, a customer never
+// downloads the admin screens, and nobody downloads the payment page (and Stripe behind it)
+// before opening it.
+const MyProfile = lazy(() => import('./pages/my-profile'));
 const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   myOrder: lazy(() => import('./pages/my-order')),
   addReview: lazy(() => import('./pages/add-review')),
@@ -41,7 +42,14 @@ export default function DashboardApp() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route element={<DashboardLayout />}>
-          <Route index element={<MyProfile />} />
+          <Route
+            index
+            element={
+              <Suspense fallback={<Loading />}>
+                <MyProfile />
+              </Suspense>
+            }
+          />
           {(Object.keys(pages) as (keyof typeof pages)[]).map((path) => {
             const Page = pages[path];
             return (

@@ -52,8 +52,12 @@ function CardForm({ clientSecret, billing, state, dispatch, onSucceeded }: Strip
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
-    const card = elements?.getElement(CardElement);
-    if (!stripe || !card || !clientSecret || !canPay(state, clientSecret)) return;
+    if (!stripe || !elements || !clientSecret || !canPay(state, clientSecret)) return;
+    const card = elements.getElement(CardElement);
+    if (!card) {
+      dispatch({ type: 'failed', message: 'The card form is not ready yet. Please try again in a moment.' });
+      return;
+    }
     dispatch({ type: 'submitted' });
     const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, {
       payment_method: { card, billing_details: { name: billing.name, email: billing.email } },

@@ -1,0 +1,193 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { Order, Part } from '@motoparts/contracts';
+import { api, apiToken, emulatorSignUp } from '../support/api';
+import { API_URL, DEMO } from '../support/env';
+import { adminSession, adminToken, createTestPart, deletePart } from './storefront-helpers';
+
+/** A new customer known to the API (the token exchange creates the user record). */
+async function registeredCustomer() {
+  const account = await emulatorSignUp();
+  const token = await apiToken(account.email, account.password);
+  return { ...account, token };
+}
+
+/** Manage Products lists 20 per page by name; finds a product's row whatever page it is on. */
+async function productRow(page: Page, part: Part) {
+  const row = page.locator(`tr[data-part-id="${part._id}"]`);
+  await expect(page.getByRole('heading', { name: 'Manage Products', level: 1 })).toBeVisible();
+  await expect(page.locator('tr[data-part-id]').first()).toBeVisible();
+  for (;;) {
+    if (await row.count()) return row;
+    const next = page.getByRole('button', { name: 'Next' });
+    if (!(await next.count()) || (await next.isDisabled())) throw new Error(`${part.name} is not listed`);
+    await next.click();
+  }
+}
+
+test.beforeEach(async ({ page }) => {
+  await adminSession(page);
+});
+
+test('Make Admin promotes a customer: success toast, then the Admin badge', async ({ page }) => {
+  const customer = await registeredCustomer();
+  await page.goto('/dashboard/allUser');
+  const row = page.locator(`tr[data-email="${customer.email}"]`);
+  await expect(row.getByText('Admin', { exact: true })).toHaveCount(0);
+  await row.getByRole('button', { name: `Make Admin: ${customer.email}` }).click();
+  await expect(page.getByText('Successfully made an admin')).toBeVisible();
+  await expect(row.getByText('Admin', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: /Make Admin/ })).toHaveCount(0);
+  expect(
+    await api<{ admin: boolean }>('GET', `/admin/${encodeURIComponent(customer.email)}`, customer.token),
+  ).toEqual({
+    admin: true,
+  });
+  // The demo admin shows the badge, never the button.
+  await expect(
+    page.locator(`tr[data-email="${DEMO.admin.email}"]`).getByText('Admin', { exact: true }),
+  ).toBeVisible();
+});
+
+test('Make Admin refused by the server (403) shows "Failed to Make an admin"', async ({ page }) => {
+  const customer = await registeredCustomer();
+  // This admin's rights are withdrawn between loading the page and clicking: the call reaches
+  // the real API with a non-admin's token, and the API answers its real 403.
+  const riderToken = await apiToken(DEMO.rider.email, DEMO.rider.password);
+  await page.route(`${API_URL}/user/admin/**`, async (route) => {
+    const response = await route.fetch({
+      headers: { ...route.request().headers(), authorization: `Bearer ${riderToken}` },
+    });
+    expect(response.status()).toBe(403);
+    await route.fulfill({ response });
+  });
+  await page.goto('/dashboard/allUser');
+  const row = page.locator(`tr[data-email="${customer.email}"]`);
+  await row.getByRole('button', { name: `Make Admin: ${customer.email}` }).click();
+  await expect(page.getByText('Failed to Make an admin')).toBeVisible();
+  await expect(row.getByRole('button', { name: `Make Admin: ${customer.email}` })).toBeVisible();
+  expect(
+    await api<{ admin: boolean }>('GET', `/admin/${encodeURIComponent(customer.email)}`, customer.token),
+  ).toEqual({
+    admin: false,
+  });
+});
+
+test('delete a product only after confirming in the dialog', async ({ page }) => {
+  const part = await createTestPart(500, `E2E Delete Me ${Date.now()}`);
+  try {
+    await page.goto('/dashboard/manageProduct');
+    const row = await productRow(page, part);
+    await row.getByRole('button', { name: `Delete ${part.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this product?' });
+    await expect(dialog).toContainText('Are you sure, you want to delete this product');
+    await expect(dialog).toHaveAttribute('aria-modal', 'true');
+    await page.screenshot({ path: '/tmp/dashboard-delete-dialog.png' });
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await api<Part>('GET', `/parts/${part._id}`)).name).toBe(part.name);
+
+    await row.getByRole('button', { name: `Delete ${part.name}` }).click();
+    await dialog.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect(row).toHaveCount(0);
+    await expect(api('GET', `/parts/${part._id}`)).rejects.toThrow(/404/);
+  } finally {
+    await deletePart(part._id);
+  }
+});
+
+test('restock: quantity required and numeric, then the stock shown grows', async ({ page }) => {
+  const part = await createTestPart(500, `E2E Restock ${Date.now()}`);
+  try {
+    await page.goto('/dashboard/manageProduct');
+    const row = await productRow(page, part);
+    await expect(row.getByTestId('stock')).toHaveText('500');
+    const quantity = row.getByLabel(`Quantity to add to ${part.name}`);
+    const restock = row.getByRole('button', { name: 'Restock', exact: true });
+    await restock.click();
+    await expect(row.getByText('Quantity is required')).toBeVisible();
+    await quantity.fill('lots');
+    await restock.click();
+    await expect(row.getByText('Quantity must be a number')).toBeVisible();
+    await quantity.fill('250');
+    await restock.click();
+    await expect(row.getByTestId('stock')).toHaveText('750');
+    await expect(quantity).toHaveValue('');
+    expect((await api<Part>('GET', `/parts/${part._id}`)).availableQty).toBe(750);
+  } finally {
+    await deletePart(part._id);
+  }
+});
+
+test('Add Product: required and numeric fields, toast, and the part appears on the home page', async ({
+  page,
+}) => {
+  const name = `E2E Added Exhaust ${Date.now()}`;
+  await page.goto('/dashboard/addProduct');
+  await page.getByLabel('Minimum order quantity').fill('');
+  await page.getByRole('button', { name: 'Add product' }).click();
+  for (const message of [
+    'Name is required',
+    'Description is required',
+    'Price is required',
+    'Minimum order quantity is required',
+    'Available quantity is required',
+    'Photo URL is required',
+  ]) {
+    await expect(page.getByText(message)).toBeVisible();
+  }
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Description').fill('Stainless slip-on exhaust for 600 cc sport bikes.');
+  await page.getByLabel('Price').fill('twelve');
+  await page.getByLabel('Minimum order quantity').fill('100');
+  await page.getByLabel('Available quantity').fill('1500');
+  await page.getByLabel('Photo URL').fill('/images/parts/spin-on-oil-filter.svg');
+  await page.getByRole('button', { name: 'Add product' }).click();
+  await expect(page.getByText('Price must be a number')).toBeVisible();
+  await page.getByLabel('Price').fill('12.75');
+  await page.getByRole('button', { name: 'Add product' }).click();
+  await expect(page.getByText('Product added successfully')).toBeVisible();
+
+  const parts = await api<Part[]>('GET', '/parts?limit=100');
+  const added = parts.find((p) => p.name === name);
+  expect(added).toMatchObject({ price: 12.75, qty: 100, availableQty: 1500 });
+  try {
+    // Client-side navigation: the dashboard invalidated the cached list, so home refetches it.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Home', exact: true })
+      .click();
+    await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
+  } finally {
+    if (added) await deletePart(added._id);
+  }
+});
+
+test('Manage Order lists every order; Shipped is stored and survives a reload', async ({ page }) => {
+  const customer = await registeredCustomer();
+  const part = (await api<Part[]>('GET', '/parts')).find((p) => p.availableQty >= p.qty);
+  if (!part) throw new Error('no part in stock');
+  const order = await api<Order>('POST', '/order', customer.token, { partsId: part._id, qty: part.qty });
+  try {
+    await page.goto('/dashboard/manageOrder');
+    const row = page.locator(`tr[data-order-id="${order._id}"]`);
+    await expect(row).toContainText(customer.email);
+    await expect(row).toContainText(part.name);
+    await expect(row).toContainText(part.qty.toLocaleString('en-US'));
+    await expect(row.getByText('Unpaid')).toBeVisible();
+    const toggle = row.getByRole('button', { name: /^Pending: mark order/ });
+    await toggle.click();
+    await expect(row.getByRole('button', { name: /^Shipped: mark order/ })).toBeVisible();
+    await expect
+      .poll(
+        async () =>
+          (await api<Order>('GET', `/order/${order._id}`, await adminToken()).catch(() => order)).status,
+      )
+      .toBe('shipped');
+    await page.reload();
+    await expect(
+      page.locator(`tr[data-order-id="${order._id}"]`).getByRole('button', { name: /^Shipped/ }),
+    ).toBeVisible();
+  } finally {
+    await api('DELETE', `/order/${order._id}`, customer.token).catch(() => undefined);
+  }
+});
