@@ -206,3 +206,41 @@ test.describe('inline login card on the home page', () => {
     await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
   });
 });
+
+test.describe('session renewal', () => {
+  test('an expired API token is renewed through Firebase on load, without a new login', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(DEMO.rider.email);
+    await page.getByLabel('Password').fill(DEMO.rider.password);
+    await submit(page, 'Login');
+    await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+
+    // Replace our token with one that expired an hour ago (the user stays remembered).
+    const expired = await page.evaluate((email) => {
+      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+      const token = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ email, exp: Math.floor(Date.now() / 1000) - 3600 })}.x`;
+      localStorage.setItem('accessToken', token);
+      return token;
+    }, DEMO.rider.email);
+
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe(expired);
+  });
+
+  test('an expired token with no Firebase user signs out and guards still redirect', async ({ page }) => {
+    await page.addInitScript(() => {
+      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+      const email = 'gone@motoparts.test';
+      localStorage.setItem('accessToken', `${b64({ alg: 'HS256' })}.${b64({ email, exp: 1 })}.x`);
+      localStorage.setItem(
+        'motoparts.sessionUser',
+        JSON.stringify({ email, displayName: 'Gone', photoURL: null }),
+      );
+    });
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+  });
+});

@@ -1,0 +1,141 @@
+import { expect, test } from '@playwright/test';
+import type { Order, Part } from '@motoparts/contracts';
+import { api, apiToken, emulatorSignUp } from '../support/api';
+import { DEMO } from '../support/env';
+import { adminSession, createTestPart, deletePart, riderSession } from './storefront-helpers';
+
+const getPart = (id: string) => api<Part>('GET', `/parts/${id}`);
+
+test.describe('purchase page', () => {
+  let part: Part;
+  test.beforeEach(async () => {
+    part = await createTestPart(103);
+  });
+  test.afterEach(async () => {
+    await deletePart(part._id);
+  });
+
+  test('shows the part and a stepper bounded by the minimum and the stock, with the SPEC messages', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await page.goto(`/purchase/${part._id}`);
+    await expect(page).toHaveTitle('Purchase - MotoParts');
+    await expect(page.getByRole('heading', { level: 1, name: part.name })).toBeVisible();
+    await expect(page.getByRole('img', { name: part.name })).toBeVisible();
+    await expect(page.getByText(part.text)).toBeVisible();
+    await expect(page.getByTestId('available-qty')).toHaveText('103 pcs');
+    await expect(page.getByText('Ordering as Road Rider (rider@motoparts.test)')).toBeVisible();
+
+    const qty = page.getByTestId('quantity');
+    const message = page.getByTestId('stepper-message');
+    await expect(qty).toHaveText('100');
+
+    await page.getByRole('button', { name: 'Decrease' }).click();
+    await expect(qty).toHaveText('100');
+    await expect(message).toHaveText('Minimum purchase quantity is 100');
+
+    const increase = page.getByRole('button', { name: 'Increase' });
+    await increase.click();
+    await expect(qty).toHaveText('101');
+    await expect(message).toHaveText('');
+    await increase.click();
+    await increase.click();
+    await expect(qty).toHaveText('103');
+    await expect(page.getByTestId('order-total')).toHaveText('$257.50');
+    await increase.click();
+    await expect(qty).toHaveText('103');
+    await expect(message).toHaveText('You have reach our available stocks');
+
+    await page.getByRole('button', { name: 'Decrease' }).click();
+    await expect(qty).toHaveText('102');
+    await expect(page.getByRole('button', { name: 'Order now' })).toBeEnabled();
+
+    // The stepper is local: the part's stock and minimum are untouched on the server.
+    const after = await getPart(part._id);
+    expect(after.availableQty).toBe(103);
+    expect(after.qty).toBe(100);
+  });
+
+  test('Order now places the order, shows the Congratulations modal and the API has the order', async ({
+    page,
+  }) => {
+    const token = await riderSession(page);
+    await page.goto(`/purchase/${part._id}`);
+    await page.getByRole('button', { name: 'Increase' }).click();
+    await page.getByLabel('Address').fill('12 Workshop Lane, Springfield');
+    await page.getByLabel('Phone').fill('+1 555 0100');
+
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/order'));
+    await page.getByRole('button', { name: 'Order now' }).click();
+    const body = (await posted).postDataJSON() as Record<string, unknown>;
+    // Address and phone are neither validated nor sent.
+    expect(body).toEqual({ partsId: part._id, qty: 101, userName: 'Road Rider' });
+
+    const dialog = page.getByRole('dialog', { name: 'Congratulations!' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`Your order for ${part.name} was accepted`);
+    await expect(page.getByTestId('available-qty')).toHaveText('2 pcs');
+
+    const orders = await api<Order[]>('GET', `/order?user=${encodeURIComponent(DEMO.rider.email)}`, token);
+    const mine = orders.find((o) => o.partsId === part._id);
+    expect(mine).toMatchObject({
+      Parts: part.name,
+      qty: 101,
+      price: 252.5,
+      paid: false,
+      user: DEMO.rider.email,
+    });
+
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+    // Stock (2) is now below the minimum: Order now is disabled.
+    await expect(page.getByRole('button', { name: 'Order now' })).toBeDisabled();
+
+    await api('DELETE', `/order/${mine!._id}`, token);
+  });
+
+  test('a 409 (stock gone meanwhile) shows a clear message and refreshes the stock shown', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await page.goto(`/purchase/${part._id}`);
+    await expect(page.getByTestId('available-qty')).toHaveText('103 pcs');
+
+    // Another customer buys 100 pieces while this page is open.
+    const other = await emulatorSignUp();
+    const otherToken = await apiToken(other.email, other.password);
+    await api('POST', '/order', otherToken, { partsId: part._id, qty: 100, userName: 'Other Rider' });
+
+    await page.getByRole('button', { name: 'Order now' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'the stock changed' })).toContainText(
+      'Not enough stock: 3 pieces available.',
+    );
+    await expect(page.getByTestId('available-qty')).toHaveText('3 pcs');
+    await expect(page.getByRole('button', { name: 'Order now' })).toBeDisabled();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('an unknown part id says so', async ({ page }) => {
+    await riderSession(page);
+    await page.goto('/purchase/0123456789abcdef01234567');
+    await expect(page.getByRole('heading', { name: 'Part not found' })).toBeVisible();
+  });
+});
+
+test('an admin pressing Purchase gets the alert and stays on the page', async ({ page }) => {
+  await adminSession(page);
+  await page.goto('/');
+  const messages: string[] = [];
+  page.on('dialog', (d) => {
+    messages.push(d.message());
+    void d.accept();
+  });
+  await page
+    .getByTestId('part-card')
+    .first()
+    .getByRole('link', { name: /^Purchase / })
+    .click();
+  await expect.poll(() => messages).toEqual(['As an admin You can not order any product.']);
+  await expect(page).toHaveURL(/\/$/);
+});
