@@ -54,10 +54,10 @@ test.describe('login form', () => {
     await submit(page, 'Login');
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
-    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    const token = (await page.evaluate(() => localStorage.getItem('accessToken'))) ?? '';
     expect(token).toBeTruthy();
     // The stored token is ours, accepted by the API for the user's own data.
-    const orders = await api<unknown[]>('GET', `/order?user=${encodeURIComponent(DEMO.rider.email)}`, token!);
+    const orders = await api<unknown[]>('GET', `/order?user=${encodeURIComponent(DEMO.rider.email)}`, token);
     expect(Array.isArray(orders)).toBe(true);
   });
 
@@ -67,11 +67,11 @@ test.describe('login form', () => {
     await page.getByLabel('Password').fill(DEMO.admin.password);
     await submit(page, 'Login');
     await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
-    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    const token = (await page.evaluate(() => localStorage.getItem('accessToken'))) ?? '';
     const admin = await api<{ admin: boolean }>(
       'GET',
       `/admin/${encodeURIComponent(DEMO.admin.email)}`,
-      token!,
+      token,
     );
     expect(admin.admin).toBe(true);
   });

@@ -53,7 +53,8 @@ test.describe('home page', () => {
     const reviews = (await (await fetch(`${API_URL}/review`)).json()) as Review[];
     expect(reviews.length).toBeGreaterThanOrEqual(3);
     await page.goto('/');
-    const first = reviews[0]!;
+    const first = reviews[0];
+    if (!first) throw new Error('the seed has reviews');
     const card = page.getByTestId('testimonial').filter({ hasText: first.review });
     await expect(card).toBeVisible();
     await expect(card.getByRole('img', { name: `Rated ${first.rating} out of 5` })).toBeVisible();
@@ -68,7 +69,7 @@ test.describe('home page', () => {
       ['125M+', 'Annual revenue'],
       ['50+', 'Tools'],
       ['35k+', 'Reviews'],
-    ]) {
+    ] as const) {
       await expect(summary.getByRole('listitem').filter({ hasText: label })).toContainText(figure);
     }
   });
@@ -126,7 +127,7 @@ test.describe('static pages', () => {
       ['How does prototypal inheritance work?', 'Object.create(proto)'],
       ['Why do we set state through the setter and not directly?', 're-render'],
       ['What is a unit test and why should we write unit tests?', 'in isolation'],
-    ]) {
+    ] as const) {
       const card = cards.filter({ has: page.getByRole('heading', { level: 2, name: heading }) });
       await expect(card).toContainText(answer);
     }
