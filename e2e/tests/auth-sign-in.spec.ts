@@ -208,7 +208,9 @@ test.describe('inline login card on the home page', () => {
 });
 
 test.describe('session renewal', () => {
-  test('an expired API token is renewed through Firebase on load, without a new login', async ({ page }) => {
+  test('an expired API token is renewed through Firebase on load (Loading... meanwhile), without a new login', async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.getByLabel('Email').fill(DEMO.rider.email);
     await page.getByLabel('Password').fill(DEMO.rider.password);
@@ -223,7 +225,13 @@ test.describe('session renewal', () => {
       return token;
     }, DEMO.rider.email);
 
+    // Slow the token exchange down so the guard's waiting state can be seen.
+    await page.route(/\/user\/[^/]+$/, async (route) => {
+      if (route.request().method() === 'PUT') await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
     await page.goto('/dashboard');
+    await expect(page.getByText('Loading...', { exact: true }).first()).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe(expired);
