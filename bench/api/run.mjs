@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// On-demand API benchmark (not part of `npm test`): GET /parts, GET /parts/:id and POST /order
-// against the real API process and its own FerretDB, beside a bare @koa/router hello route
-// measured in the same run. Prints req/s, p50/p99 and the ratio to the baseline.
-//   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=10 BENCH_CONNECTIONS=10)
+// On-demand API benchmark (not part of `npm test`) on the 10,000-part catalogue of
+// bench/seed-scale: random GET /parts pages, ?q= search, GET /parts/:id, GET /order?user= for the
+// user with 100 orders, and POST /order from 50 customers (one per connection), against the real
+// API process and its own FerretDB, beside a bare @koa/router hello route measured in the same
+// run. The catalogue reads also run once against an API with the cache off
+// (CATALOG_CACHE_TTL_MS=0) to show what the cache buys. Prints req/s, p50/p99, the ratio to the
+// baseline, and the API's peak RSS (VmHWM from /proc).
+//   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=5 BENCH_CONNECTIONS=50)
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,114 +22,221 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
+import {
+  BENCH_USER,
+  SCALE,
+  SEARCH_TERMS,
+  customerEmail,
+  loadApiModels,
+  seedScale,
+} from '../seed-scale/seed.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const require = createRequire(import.meta.url);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const CUSTOMERS = 50;
 
 ensureTools();
-const ports = {
-  db: await freePort(),
-  stripe: await freePort(),
-  authEmulator: await freePort(),
-  api: await freePort(),
-};
+const ports = { db: await freePort(), stripe: await freePort(), authEmulator: await freePort() };
 const helloPort = await freePort();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-'));
-const env = {
+const baseEnv = {
   ...process.env,
   ...serviceEnv(ports),
+  MONGODB_URI: `mongodb://127.0.0.1:${ports.db}/motoparts-scale`,
   NODE_ENV: 'production',
   LOG_LEVEL: 'warn',
-  PORT: String(ports.api),
 };
-Object.assign(process.env, env);
 
-const ferret = await startFerret({ port: ports.db, dataDir });
-const children = [];
-try {
-  // Seed and add the bench part before the API starts (one writer per embedded DB, guide §3).
-  const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
-  const { connectDb, disconnectDb } = require(path.join(root, 'api/dist/db.js'));
-  const { seedDatabase } = require(path.join(root, 'api/dist/seed.js'));
-  const { PartModel } = require(path.join(root, 'api/dist/models/part.js'));
-  const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
-  const apiEnv = loadEnv(env);
-  await connectDb(apiEnv);
-  await seedDatabase();
-  const part = await PartModel.create({
-    name: 'Bench Part',
-    slug: 'bench-part',
-    text: 'For the benchmark.',
-    img: '/images/parts/bench.svg',
-    priceCents: 1250,
-    qty: 100,
-    availableQty: 1_000_000_000,
+/** Peak and current RSS of a process, in MB, from /proc (Linux). */
+function memOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { hwm: kb('VmHWM') / 1024, rss: kb('VmRSS') / 1024 };
+}
+
+/** Stops a child we spawned (not in its own process group, so not stopChild) and waits for it. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
   });
-  const partId = String(part._id);
-  await disconnectDb();
-  const token = signApiToken(apiEnv, { email: 'bench@motoparts.test', name: 'Bench', admin: false });
+}
 
-  const api = spawn('node', [path.join(root, 'api/dist/server.js')], {
-    env,
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+async function startApi(extraEnv) {
+  const port = await freePort();
+  const child = spawn('node', [path.join(root, 'api/dist/server.js')], {
+    env: { ...baseEnv, ...extraEnv, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  children.push(api);
-  await waitForPort(ports.api, { child: api });
-  // Wait for the database connection, not just the port.
-  for (let i = 0; i < 100; i++) {
-    const res = await fetch(`http://127.0.0.1:${ports.api}/health`).catch(() => undefined);
+  await waitForPort(port, { child });
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
     if (res?.status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function measure({ name, pid, ...opts }) {
+  await autocannon({ ...opts, connections, duration: 1 }); // warm-up: JIT, pool, first cache fills
+  let peakRss = 0;
+  const sampler = pid
+    ? setInterval(() => {
+        peakRss = Math.max(peakRss, memOf(pid).rss);
+      }, 100)
+    : undefined;
+  const r = await autocannon({ ...opts, connections, duration: seconds });
+  clearInterval(sampler);
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+    peakRss,
+  };
+}
+
+const children = [];
+const ferret = await startFerret({ port: ports.db, dataDir });
+try {
+  const seedStarted = Date.now();
+  await seedScale({ uri: baseEnv.MONGODB_URI, log: () => {} });
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+
+  // Part ids for /parts/:id and POST /order, read before the API starts (no concurrent client).
+  const { mongoose, PartModel } = loadApiModels();
+  await mongoose.connect(baseEnv.MONGODB_URI, { maxPoolSize: 1 });
+  const partIds = (await PartModel.find({}, { _id: 1 }).lean()).map((p) => String(p._id));
+  await mongoose.disconnect();
+  const pages = Math.ceil(SCALE.parts / 24);
+
+  const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
+  const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
+  const apiEnv = loadEnv(baseEnv);
+  const benchUserToken = signApiToken(apiEnv, { email: BENCH_USER, name: 'Bench Hundred', admin: false });
+  const customerTokens = Array.from({ length: CUSTOMERS }, (_, i) =>
+    signApiToken(apiEnv, { email: customerEmail(i + 1), name: `Customer ${i + 1}`, admin: false }),
+  );
+
   const hello = fork(path.join(here, 'hello-server.mjs'), [], {
     env: { ...process.env, PORT: String(helloPort) },
   });
   children.push(hello);
   await waitForPort(helloPort, { child: hello });
 
-  const api_ = `http://127.0.0.1:${ports.api}`;
-  const targets = [
-    { name: 'hello (bare @koa/router)', url: `http://127.0.0.1:${helloPort}/hello` },
-    { name: 'GET /parts', url: `${api_}/parts` },
-    { name: 'GET /parts/:id', url: `${api_}/parts/${partId}` },
-    {
-      name: 'POST /order',
-      url: `${api_}/order`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ partsId: partId, qty: 100 }),
-    },
-  ];
+  const pageRequest = {
+    method: 'GET',
+    setupRequest: (req) => ({ ...req, path: `/parts?page=${1 + Math.floor(Math.random() * pages)}` }),
+  };
+  const searchRequest = {
+    method: 'GET',
+    setupRequest: (req) => ({
+      ...req,
+      path: `/parts?q=${pick(SEARCH_TERMS)}&page=${1 + Math.floor(Math.random() * 3)}`,
+    }),
+  };
 
   const rows = [];
-  for (const target of targets) {
-    const { name, ...opts } = target;
-    // A short warm-up so the JIT and the connection pool settle before measuring.
-    await autocannon({ ...opts, connections, duration: 1 });
-    const r = await autocannon({ ...opts, connections, duration: seconds });
-    rows.push({
-      name,
-      rps: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      errors: r.errors + r.non2xx,
-    });
-  }
+  rows.push(await measure({ name: 'hello (bare @koa/router)', url: `http://127.0.0.1:${helloPort}/hello` }));
+
+  // The same catalogue reads with the cache off: what the database alone allows.
+  const nocache = await startApi({ CATALOG_CACHE_TTL_MS: '0' });
+  children.push(nocache.child);
+  const nocachePid = nocache.child.pid;
+  rows.push(
+    await measure({
+      name: 'GET /parts?page (no cache)',
+      url: nocache.base,
+      pid: nocachePid,
+      requests: [pageRequest],
+    }),
+  );
+  rows.push(
+    await measure({
+      name: 'GET /parts?q (no cache)',
+      url: nocache.base,
+      pid: nocachePid,
+      requests: [searchRequest],
+    }),
+  );
+  const nocacheHwm = memOf(nocachePid).hwm;
+  await stop(nocache.child);
+
+  const api = await startApi({});
+  children.push(api.child);
+  const pid = api.child.pid;
+  rows.push(await measure({ name: 'GET /parts?page (cached)', url: api.base, pid, requests: [pageRequest] }));
+  rows.push(await measure({ name: 'GET /parts?q (cached)', url: api.base, pid, requests: [searchRequest] }));
+  rows.push(
+    await measure({
+      name: 'GET /parts/:id (cached)',
+      url: api.base,
+      pid,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/parts/${pick(partIds)}` }) }],
+    }),
+  );
+  rows.push(
+    await measure({
+      name: 'GET /order?user= (100)',
+      url: `${api.base}/order?user=${encodeURIComponent(BENCH_USER)}`,
+      pid,
+      headers: { authorization: `Bearer ${benchUserToken}` },
+    }),
+  );
+  let nextCustomer = 0;
+  rows.push(
+    await measure({
+      name: `POST /order (${CUSTOMERS} customers)`,
+      url: api.base,
+      pid,
+      requests: [
+        {
+          method: 'POST',
+          path: '/order',
+          setupRequest: (req, context) => {
+            // One customer per connection; each order takes 20 pieces of a random part.
+            context.token ??= customerTokens[nextCustomer++ % CUSTOMERS];
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },
+              body: JSON.stringify({ partsId: pick(partIds), qty: 20 }),
+            };
+          },
+        },
+      ],
+    }),
+  );
+  // Reads right after the order burst: invalidation keeps them correct, the cache refills.
+  rows.push(
+    await measure({ name: 'GET /parts?page (after orders)', url: api.base, pid, requests: [pageRequest] }),
+  );
+  const hwm = memOf(pid).hwm;
+
   const base = rows[0].rps;
   console.log(
-    `\nAPI benchmark: ${connections} connections, ${seconds} s per route, ${os.cpus().length} CPUs, node ${process.version}`,
+    `\nAPI benchmark: ${SCALE.parts.toLocaleString('en')} parts, ${SCALE.users.toLocaleString('en')} users, ` +
+      `${SCALE.orders.toLocaleString('en')} orders (seeded in ${seedSeconds.toFixed(0)} s); ${connections} connections, ` +
+      `${seconds} s per route; ${os.cpus().length} CPUs, node ${process.version}`,
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ` +
-        `ratio ${(r.rps / base).toFixed(3)}${r.errors ? `  (non-2xx/errors: ${r.errors})` : ''}`,
+      `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ` +
+        `ratio ${(r.rps / base).toFixed(3)}${r.peakRss ? `  rss ≤ ${r.peakRss.toFixed(0)} MB` : ''}` +
+        `${r.errors ? `  (non-2xx/errors: ${r.errors})` : ''}`,
     );
   }
+  console.log(
+    `API peak RSS (VmHWM): ${hwm.toFixed(0)} MB cached API, ${nocacheHwm.toFixed(0)} MB no-cache API`,
+  );
 } finally {
-  for (const c of children) c.kill('SIGTERM');
+  for (const c of children) await stop(c);
   await stopChild(ferret);
   rmSync(dataDir, { recursive: true, force: true });
 }
