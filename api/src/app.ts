@@ -13,6 +13,7 @@ import { orderRoutes } from './routes/orders';
 import { partRoutes } from './routes/parts';
 import { reviewRoutes } from './routes/reviews';
 import { userRoutes } from './routes/users';
+import { partCatalog } from './services/catalog';
 
 /** The Koa app with every route; connecting the database is the caller's job (see server.ts). */
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by our own middleware, with the request id
   const router = new Router<AppState>();
   configureCatalogCache(catalogCacheTtlMs(env));
+  partCatalog.configure(catalogCacheTtlMs(env));
 
   healthRoutes(router);
   partRoutes(router, deps);

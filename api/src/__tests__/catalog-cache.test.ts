@@ -1,5 +1,8 @@
 import type { Order, Part, Review } from '@motoparts/contracts';
+import { partListQuerySchema } from '@motoparts/contracts';
 import { CatalogCache, catalogWriteScope, type Loaded } from '../lib/catalog-cache';
+import { partCatalog } from '../services/catalog';
+import { listParts } from '../services/parts';
 import { PartModel } from '../models/part';
 import { seedDatabase } from '../seed';
 import { cast, uniqueEmail, type Account } from './support/auth';
@@ -169,6 +172,47 @@ describe('catalogue cache', () => {
     const after = await call<Review[]>(t.base, 'GET', '/review');
     expect(after.headers.get('x-total-count')).toBe(String(n + 1));
     expect(after.body[0]?.review).toBe('Cache me if you can.');
+  });
+});
+
+describe('in-memory catalogue', () => {
+  it('answers every page, sort and search exactly as the database query does', async () => {
+    const names = [
+      'alpha',
+      'Alpha',
+      'ÄLPHA',
+      'älpha',
+      'Émile',
+      'émile',
+      'Zeta',
+      '\u{1D518}nicode',
+      '\uFF21wide',
+      'a.b*c',
+      'Same',
+      'Same',
+    ];
+    for (const [i, name] of names.entries()) await insertPart({ name, price: [5, 5, 1, 99.99][i % 4] });
+    const queries = [
+      {},
+      { sort: 'name' },
+      { sort: '-name' },
+      { sort: 'price' },
+      { sort: '-price', limit: '5', page: '2' },
+      { q: 'alpha' },
+      { q: 'ä', sort: 'name' },
+      { q: 'ALP', sort: '-price' },
+      { q: 'a.b*' },
+      { q: 'é' },
+      { q: 'same', sort: 'price' },
+      { limit: '7', page: '3', sort: 'name' },
+      { page: '999' },
+    ];
+    for (const raw of queries) {
+      const query = partListQuerySchema.parse(raw);
+      const fromDb = await listParts(query);
+      const fromMemory = await partCatalog.list(query);
+      expect({ raw, ...fromMemory }).toEqual({ raw, ...fromDb });
+    }
   });
 });
 

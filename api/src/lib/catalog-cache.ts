@@ -213,3 +213,16 @@ export function configureCatalogCache(ttlMs: number): void {
   catalogCache.parts.configure({ ...DISABLED, ttlMs });
   catalogCache.reviews.configure({ ...DISABLED, ttlMs, maxBytes: 4 * 1024 * 1024, maxEntries: 1000 });
 }
+
+type WriteListener = (scope: WriteScope) => void;
+const partWriteListeners: WriteListener[] = [(scope) => catalogCache.parts.invalidate(scope)];
+
+/** Subscribes to writes on the parts collection (the in-memory catalogue does). */
+export function onPartWrite(listener: WriteListener): void {
+  partWriteListeners.push(listener);
+}
+
+/** Called by the Part model's write hooks. */
+export function partsWritten(scope: WriteScope): void {
+  for (const l of partWriteListeners) l(scope);
+}

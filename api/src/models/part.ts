@@ -1,5 +1,5 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
-import { catalogCache } from '../lib/catalog-cache';
+import { partsWritten } from '../lib/catalog-cache';
 import { invalidateOnWrite } from './invalidate';
 
 const partSchema = new Schema(
@@ -26,7 +26,7 @@ partSchema.index({ priceCents: 1, _id: 1 });
 partSchema.index({ priceCents: -1, _id: 1 });
 partSchema.index({ slug: 1 }, { unique: true });
 // Every write drops the cached catalogue reads it can change (lib/catalog-cache.ts).
-invalidateOnWrite(partSchema, (scope) => catalogCache.parts.invalidate(scope));
+invalidateOnWrite(partSchema, partsWritten);
 
 export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
 export const PartModel = model('Part', partSchema);

@@ -10,6 +10,7 @@ import { catalogCache } from '../lib/catalog-cache';
 import { setPageHeaders } from '../lib/paging';
 import { adminOnly } from '../middleware/auth';
 import { sendTaggedJson } from '../middleware/etag';
+import { partCatalog } from '../services/catalog';
 import * as parts from '../services/parts';
 import { idParam, parseBody, parseQuery } from '../validate';
 
@@ -22,7 +23,7 @@ export function partRoutes(router: Router<AppState>, { env }: AppDeps): void {
     const query = parseQuery(partListQuerySchema, ctx.query);
     const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.q ?? ''}`;
     const entry = await catalogCache.parts.get(key, async () => {
-      const { items, total } = await parts.listParts(query);
+      const { items, total } = await partCatalog.list(query);
       return { value: items, total, ids: items.map((p) => p._id) };
     });
     setPageHeaders(ctx, entry.total, query.page, query.limit);
@@ -32,7 +33,7 @@ export function partRoutes(router: Router<AppState>, { env }: AppDeps): void {
   router.get('/parts/:id', async (ctx) => {
     const id = idParam(ctx.params.id).toLowerCase();
     const entry = await catalogCache.parts.get(`part:${id}`, async () => ({
-      value: await parts.getPart(id),
+      value: await partCatalog.get(id),
       ids: [id],
     }));
     sendTaggedJson(ctx, entry);

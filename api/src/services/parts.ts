@@ -26,7 +26,7 @@ export function slugify(name: string): string {
   );
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const SORTS = {
   name: { name: 1, _id: 1 },
