@@ -146,7 +146,9 @@ function PurchaseForm({ part }: { part: Part }) {
       </button>
       {!orderable && qty > bounds.stock && (
         <p className="field-error">
-          Only {formatCount(bounds.stock)} pieces are in stock. Decrease the quantity to order.
+          {bounds.stock < bounds.min
+            ? `Only ${formatCount(bounds.stock)} pieces are left, fewer than the minimum order of ${formatCount(bounds.min)}.`
+            : `Only ${formatCount(bounds.stock)} pieces are in stock. Decrease the quantity to order.`}
         </p>
       )}
 
