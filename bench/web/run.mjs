@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Web benchmark (issue 8, on demand, not part of `npm test`): cold loads of home, purchase and
+// dashboard in Debian's Chromium, unthrottled and with 4× CPU throttling, printing the medians of
+// LCP, TBT, CLS and the JS bytes transferred. Needs a running `npm start` (see README.md).
+/* global window, localStorage, PerformanceObserver -- observe() and the init script run in the page */
+import { chromium } from 'playwright-core';
+
+const env = process.env;
+const BASE = (env.WEB_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const API = (env.WEB_API_URL ?? 'http://localhost:5000').replace(/\/$/, '');
+const AUTH_EMULATOR = (env.WEB_AUTH_EMULATOR_URL ?? 'http://127.0.0.1:9099').replace(/\/$/, '');
+const RUNS = Number(env.BENCH_RUNS ?? 5);
+const THROTTLES = (env.BENCH_THROTTLES ?? '1,4').split(',').map(Number);
+const USER = { email: 'rider@motoparts.test', password: 'rider-pass-2026', displayName: 'Road Rider' };
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+async function json(url, init) {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Our API token for the demo rider: emulator REST sign-in, then PUT /user/:email. */
+async function apiToken() {
+  const { idToken } = await json(
+    `${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: USER.email, password: USER.password, returnSecureToken: true }),
+    },
+  );
+  const { token } = await json(`${API}/user/${encodeURIComponent(USER.email)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
+    body: JSON.stringify({ email: USER.email }),
+  });
+  return token;
+}
+
+/** Collects LCP, long tasks and layout shifts from the very start of the document. */
+function observe() {
+  const m = { lcp: 0, tbt: 0, cls: 0 };
+  window.__bench = m;
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) m.lcp = e.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) m.tbt += Math.max(0, e.duration - 50);
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) if (!e.hadRecentInput) m.cls += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+async function measure(browser, { path, ready, session }, throttle) {
+  // A new context per run: empty HTTP cache, storage and connections (a cold visit).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    if (session) {
+      await context.addInitScript(
+        ({ token, user }) => {
+          localStorage.setItem('accessToken', token);
+          localStorage.setItem('motoparts.sessionUser', JSON.stringify(user));
+        },
+        { token: session, user: { email: USER.email, displayName: USER.displayName, photoURL: null } },
+      );
+    }
+    await context.addInitScript(observe);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    const scripts = [];
+    page.on('requestfinished', (req) => {
+      if (req.resourceType() === 'script') scripts.push(req);
+    });
+    await page.goto(BASE + path, { waitUntil: 'load' });
+    await page.locator(ready).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    let jsBytes = 0;
+    for (const req of scripts) jsBytes += (await req.sizes()).responseBodySize; // as transferred (br)
+    const m = await page.evaluate(() => window.__bench);
+    return { ...m, jsBytes };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const parts = await json(`${API}/parts`);
+const first = Array.isArray(parts) ? parts[0] : parts.items?.[0];
+if (!first?._id) throw new Error(`GET ${API}/parts returned no part`);
+const token = await apiToken();
+
+const PAGES = [
+  { name: 'home', path: '/', ready: '[data-testid=part-card]' },
+  { name: 'purchase', path: `/purchase/${first._id}`, ready: '[data-testid=order-total]', session: token },
+  { name: 'dashboard', path: '/dashboard', ready: 'main :is(h1, h2)', session: token },
+];
+
+const browser = await chromium.launch({
+  executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+});
+console.log(`web bench: ${BASE}, ${RUNS} cold runs each, medians (TBT = long-task time over 50 ms)`);
+try {
+  for (const throttle of THROTTLES) {
+    for (const p of PAGES) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i += 1) runs.push(await measure(browser, p, throttle));
+      const med = (k) => median(runs.map((r) => r[k]));
+      console.log(
+        `${p.name.padEnd(9)} cpu ${throttle}×  LCP ${String(Math.round(med('lcp'))).padStart(5)} ms` +
+          `  TBT ${String(Math.round(med('tbt'))).padStart(4)} ms  CLS ${med('cls').toFixed(3)}` +
+          `  JS ${(med('jsBytes') / 1024).toFixed(1).padStart(6)} KB transferred` +
+          `  (LCP runs: ${runs.map((r) => Math.round(r.lcp)).join(', ')})`,
+      );
+    }
+  }
+} finally {
+  await browser.close();
+}
