@@ -113,7 +113,9 @@ test.describe('purchase page', () => {
     );
     await expect(page.getByTestId('available-qty')).toHaveText('3 pcs');
     await expect(page.getByRole('button', { name: 'Order now' })).toBeDisabled();
-    await expect(page.getByText('Only 3 pieces are left, fewer than the minimum order of 100.')).toBeVisible();
+    await expect(
+      page.getByText('Only 3 pieces are left, fewer than the minimum order of 100.'),
+    ).toBeVisible();
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
