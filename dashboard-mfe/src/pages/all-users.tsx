@@ -30,7 +30,7 @@ export default function AllUsers() {
         <LoadError error={users.error} what="the users" onRetry={() => void users.refetch()} />
       )}
       {users.data && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="all-users-title">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Users table">
           <table className="table">
             <thead>
               <tr>

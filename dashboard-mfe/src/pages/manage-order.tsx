@@ -33,7 +33,7 @@ export default function ManageOrder() {
       )}
       {orders.data && orders.data.length === 0 && <p className="card">No orders yet.</p>}
       {orders.data && orders.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="manage-order-title">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="All orders table">
           <table className="table">
             <thead>
               <tr>
@@ -42,14 +42,13 @@ export default function ManageOrder() {
                 <th scope="col">Quantity</th>
                 <th scope="col">Price</th>
                 <th scope="col">Payment</th>
-                <th scope="col">Transaction id</th>
                 <th scope="col">Shipping</th>
               </tr>
             </thead>
             <tbody>
               {orders.data.map((order) => (
                 <tr key={order._id} data-order-id={order._id}>
-                  <td>
+                  <td className="dash-buyer">
                     <div>{order.userName || order.user}</div>
                     {order.userName && <div className="dash-muted">{order.user}</div>}
                   </td>
@@ -58,16 +57,16 @@ export default function ManageOrder() {
                   <td>{formatPrice(order.price)}</td>
                   <td>
                     {order.paid ? (
-                      <span className="dash-badge dash-badge-paid">Paid</span>
+                      <div className="dash-paid">
+                        <span className="dash-badge dash-badge-paid">Paid</span>
+                        {order.transactionId && (
+                          <span className="dash-txn">
+                            Transaction id: <code>{order.transactionId}</code>
+                          </span>
+                        )}
+                      </div>
                     ) : (
                       <span className="dash-badge dash-badge-unpaid">Unpaid</span>
-                    )}
-                  </td>
-                  <td>
-                    {order.transactionId ? (
-                      <code>{order.transactionId}</code>
-                    ) : (
-                      <span className="dash-muted">—</span>
                     )}
                   </td>
                   <td>

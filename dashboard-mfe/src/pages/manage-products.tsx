@@ -89,7 +89,7 @@ export default function ManageProducts() {
       {parts.data && parts.data.parts.length === 0 && <p className="card">No products yet.</p>}
       {parts.data && parts.data.parts.length > 0 && (
         <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="manage-products-title">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Products table">
             <table className="table">
               <thead>
                 <tr>

@@ -41,11 +41,10 @@ export default function MyOrder() {
         </p>
       )}
       {orders.data && orders.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="my-order-title">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="My orders table">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">#</th>
                 <th scope="col">Part</th>
                 <th scope="col">Quantity</th>
                 <th scope="col">Price</th>
@@ -53,9 +52,8 @@ export default function MyOrder() {
               </tr>
             </thead>
             <tbody>
-              {orders.data.map((order, index) => (
+              {orders.data.map((order) => (
                 <tr key={order._id} data-order-id={order._id}>
-                  <td>{index + 1}</td>
                   <th scope="row">{order.Parts}</th>
                   <td>{order.qty.toLocaleString('en-US')}</td>
                   <td>{formatPrice(order.price)}</td>
