@@ -110,7 +110,8 @@ export function createStaticServer({ dir, configJson, spa = true }) {
   });
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+const isMain =
+  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isMain) {
   const [dir, portArg, ...rest] = process.argv.slice(2);
   if (!dir || !portArg) {
