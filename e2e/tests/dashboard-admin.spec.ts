@@ -11,18 +11,23 @@ async function registeredCustomer() {
   return { ...account, token };
 }
 
-/** Manage Products lists 20 per page by name; finds a product's row whatever page it is on. */
-async function productRow(page: Page, part: Part) {
-  const row = page.locator(`tr[data-part-id="${part._id}"]`);
-  await expect(page.getByRole('heading', { name: 'Manage Products', level: 1 })).toBeVisible();
-  await expect(page.locator('tr[data-part-id]').first()).toBeVisible();
+/** Admin lists are paged; pages through with Next until the row is on screen. */
+async function findRow(page: Page, selector: string) {
+  const row = page.locator(selector);
   for (;;) {
+    // Each page shows its own rows only once they have arrived (no stale rows from the last page).
+    await expect(page.locator('tbody tr').first()).toBeVisible();
     if (await row.count()) return row;
-    const next = page.getByRole('button', { name: 'Next' });
-    if (!(await next.count()) || (await next.isDisabled())) throw new Error(`${part.name} is not listed`);
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    if (!(await next.count()) || (await next.isDisabled())) throw new Error(`${selector} is not listed`);
+    const pageLabel = await page.getByText(/^Page \d+ of \d+$/).textContent();
     await next.click();
+    await expect(page.getByText(/^Page \d+ of \d+$/)).not.toHaveText(pageLabel ?? '');
   }
 }
+
+const productRow = (page: Page, part: Part) => findRow(page, `tr[data-part-id="${part._id}"]`);
+const userRow = (page: Page, email: string) => findRow(page, `tr[data-email="${email}"]`);
 
 test.beforeEach(async ({ page }) => {
   await adminSession(page);
@@ -31,7 +36,12 @@ test.beforeEach(async ({ page }) => {
 test('Make Admin promotes a customer: success toast, then the Admin badge', async ({ page }) => {
   const customer = await registeredCustomer();
   await page.goto('/dashboard/allUser');
-  const row = page.locator(`tr[data-email="${customer.email}"]`);
+  // The demo admin shows the badge, never the button.
+  const adminRow = await userRow(page, DEMO.admin.email);
+  await expect(adminRow.getByText('Admin', { exact: true })).toBeVisible();
+  await expect(adminRow.getByRole('button')).toHaveCount(0);
+
+  const row = await userRow(page, customer.email);
   await expect(row.getByText('Admin', { exact: true })).toHaveCount(0);
   await row.getByRole('button', { name: `Make Admin: ${customer.email}` }).click();
   await expect(page.getByText('Successfully made an admin')).toBeVisible();
@@ -42,10 +52,6 @@ test('Make Admin promotes a customer: success toast, then the Admin badge', asyn
   ).toEqual({
     admin: true,
   });
-  // The demo admin shows the badge, never the button.
-  await expect(
-    page.locator(`tr[data-email="${DEMO.admin.email}"]`).getByText('Admin', { exact: true }),
-  ).toBeVisible();
 });
 
 test('Make Admin refused by the server (403) shows "Failed to Make an admin"', async ({ page }) => {
@@ -61,7 +67,7 @@ test('Make Admin refused by the server (403) shows "Failed to Make an admin"', a
     await route.fulfill({ response });
   });
   await page.goto('/dashboard/allUser');
-  const row = page.locator(`tr[data-email="${customer.email}"]`);
+  const row = await userRow(page, customer.email);
   await row.getByRole('button', { name: `Make Admin: ${customer.email}` }).click();
   await expect(page.getByText('Failed to Make an admin')).toBeVisible();
   await expect(row.getByRole('button', { name: `Make Admin: ${customer.email}` })).toBeVisible();
@@ -169,6 +175,7 @@ test('Manage Order lists every order; Shipped is stored and survives a reload', 
   const order = await api<Order>('POST', '/order', customer.token, { partsId: part._id, qty: part.qty });
   try {
     await page.goto('/dashboard/manageOrder');
+    // Newest first: a just-placed order is on the first page.
     const row = page.locator(`tr[data-order-id="${order._id}"]`);
     await expect(row).toContainText(customer.email);
     await expect(row).toContainText(part.name);

@@ -12,8 +12,20 @@ import type {
 } from '@motoparts/contracts';
 import { baseApi, catalogApi } from '@motoparts/state';
 
-/** The lists are small for a parts shop; one page of the API's maximum size covers them. */
+/** A customer's own orders are few; one page of the API's maximum size covers them. */
 const LIST_LIMIT = 100;
+/** Admin lists (every order, every user) grow without bound, so they are paged. */
+export const ADMIN_PAGE_SIZE = 25;
+
+/** One page of a list plus the total the API reports in X-Total-Count. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+}
+
+function toListPage<T>(items: T[], meta: { response?: Response } | undefined): ListPage<T> {
+  return { items, total: Number(meta?.response?.headers.get('x-total-count') ?? items.length) };
+}
 
 /**
  * Every call the dashboard makes, injected into the one shared `baseApi` so the cache, the bearer
@@ -84,24 +96,25 @@ export const dashboardApi = baseApi.injectEndpoints({
       invalidatesTags: [{ type: 'Review', id: 'LIST' }],
     }),
 
-    getAllOrders: build.query<Order[], void>({
-      query: () => ({ url: '/orders', params: { limit: LIST_LIMIT } }),
-      providesTags: (orders) => [
+    getAllOrders: build.query<ListPage<Order>, number>({
+      query: (page) => ({ url: '/orders', params: { page, limit: ADMIN_PAGE_SIZE } }),
+      transformResponse: (orders: Order[], meta) => toListPage(orders, meta),
+      providesTags: (list) => [
         { type: 'Order', id: 'ALL' },
-        ...(orders?.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
+        ...(list?.items.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
       ],
     }),
-    setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus }>({
+    setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus; page: number }>({
       query: ({ id, status }) => ({
         url: `/order/${encodeURIComponent(id)}/status`,
         method: 'PATCH',
         body: { status },
       }),
       // Optimistic: the label flips at once, and flips back if the server refuses.
-      async onQueryStarted({ id, status }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ id, status, page }, { dispatch, queryFulfilled }) {
         const patch = dispatch(
-          dashboardApi.util.updateQueryData('getAllOrders', undefined, (orders) => {
-            const order = orders.find((o) => o._id === id);
+          dashboardApi.util.updateQueryData('getAllOrders', page, (list) => {
+            const order = list.items.find((o) => o._id === id);
             if (order) order.status = status;
           }),
         );
@@ -113,8 +126,9 @@ export const dashboardApi = baseApi.injectEndpoints({
       },
     }),
 
-    getUsers: build.query<User[], void>({
-      query: () => ({ url: '/user', params: { limit: LIST_LIMIT } }),
+    getUsers: build.query<ListPage<User>, number>({
+      query: (page) => ({ url: '/user', params: { page, limit: ADMIN_PAGE_SIZE } }),
+      transformResponse: (users: User[], meta) => toListPage(users, meta),
       providesTags: [{ type: 'User', id: 'LIST' }],
     }),
     makeAdmin: build.mutation<MakeAdminResult, string>({

@@ -1,13 +1,16 @@
+import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { MESSAGES } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
-import { errorStatus, useGetUsersQuery, useMakeAdminMutation } from '../api/dashboard-api';
+import { ADMIN_PAGE_SIZE, errorStatus, useGetUsersQuery, useMakeAdminMutation } from '../api/dashboard-api';
+import { Pager } from '../components/pager';
 import { LoadError, Loading } from '../components/status';
 
 /** SPEC §2/§7 (admin): every user; Make Admin for non-admins, an Admin badge for admins. */
 export default function AllUsers() {
   const me = useAppSelector(selectSessionUser)?.email;
-  const users = useGetUsersQuery();
+  const [page, setPage] = useState(1);
+  const users = useGetUsersQuery(page);
   const [makeAdmin, promoting] = useMakeAdminMutation();
 
   async function promote(email: string) {
@@ -25,50 +28,59 @@ export default function AllUsers() {
   return (
     <section aria-labelledby="all-users-title">
       <h1 id="all-users-title">All Users</h1>
-      {users.isLoading && <Loading what="users" />}
+      {!users.currentData && users.isFetching && <Loading what="users" />}
       {users.isError && (
         <LoadError error={users.error} what="the users" onRetry={() => void users.refetch()} />
       )}
-      {users.data && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Users table">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user, index) => (
-                <tr key={user._id} data-email={user.email}>
-                  <td>{index + 1}</td>
-                  <th scope="row">
-                    {user.email}
-                    {user.email === me && <span className="dash-muted"> (you)</span>}
-                  </th>
-                  <td>{user.name || <span className="dash-muted">—</span>}</td>
-                  <td>
-                    {user.role === 'admin' ? (
-                      <span className="dash-badge dash-badge-admin">Admin</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="btn btn-secondary"
-                        aria-label={`Make Admin: ${user.email}`}
-                        disabled={promoting.isLoading && promoting.originalArgs === user.email}
-                        onClick={() => void promote(user.email)}
-                      >
-                        Make Admin
-                      </button>
-                    )}
-                  </td>
+      {users.currentData && (
+        <>
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Users table">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {users.currentData.items.map((user, index) => (
+                  <tr key={user._id} data-email={user.email}>
+                    <td>{(page - 1) * ADMIN_PAGE_SIZE + index + 1}</td>
+                    <th scope="row">
+                      {user.email}
+                      {user.email === me && <span className="dash-muted"> (you)</span>}
+                    </th>
+                    <td>{user.name || <span className="dash-muted">—</span>}</td>
+                    <td>
+                      {user.role === 'admin' ? (
+                        <span className="dash-badge dash-badge-admin">Admin</span>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-secondary"
+                          aria-label={`Make Admin: ${user.email}`}
+                          disabled={promoting.isLoading && promoting.originalArgs === user.email}
+                          onClick={() => void promote(user.email)}
+                        >
+                          Make Admin
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            total={users.currentData.total}
+            pageSize={ADMIN_PAGE_SIZE}
+            label="User pages"
+            onPage={setPage}
+          />
+        </>
       )}
     </section>
   );

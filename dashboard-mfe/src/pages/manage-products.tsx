@@ -6,6 +6,7 @@ import { MESSAGES, type Part, type StockChange } from '@motoparts/contracts';
 import { errorMessage } from '@motoparts/state';
 import { useDeletePartMutation, useGetPartsQuery, useRestockPartMutation } from '../api/dashboard-api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { Pager } from '../components/pager';
 import { LoadError, Loading } from '../components/status';
 import { restockFormSchema, type RestockFormValues } from '../features/form-schemas';
 import { formatPrice } from '../features/payment-state';
@@ -63,8 +64,7 @@ export default function ManageProducts() {
   const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });
   const [deletePart, deleting] = useDeletePartMutation();
   const [toDelete, setToDelete] = useState<Part | null>(null);
-  const total = parts.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const total = parts.currentData?.total ?? 0;
 
   async function confirmDelete() {
     if (!toDelete) return;
@@ -72,7 +72,7 @@ export default function ManageProducts() {
       await deletePart(toDelete._id).unwrap();
       toast.success(`${toDelete.name} deleted`);
       // Deleting the last row of the last page would leave an empty page behind.
-      if (parts.data?.parts.length === 1 && page > 1) setPage(page - 1);
+      if (parts.currentData?.parts.length === 1 && page > 1) setPage(page - 1);
     } catch (err) {
       toast.error(errorMessage(err, 'The product could not be deleted. Please try again.'));
     }
@@ -82,12 +82,12 @@ export default function ManageProducts() {
   return (
     <section aria-labelledby="manage-products-title">
       <h1 id="manage-products-title">Manage Products</h1>
-      {parts.isLoading && <Loading what="products" />}
+      {!parts.currentData && parts.isFetching && <Loading what="products" />}
       {parts.isError && (
         <LoadError error={parts.error} what="the products" onRetry={() => void parts.refetch()} />
       )}
-      {parts.data && parts.data.parts.length === 0 && <p className="card">No products yet.</p>}
-      {parts.data && parts.data.parts.length > 0 && (
+      {parts.currentData && parts.currentData.parts.length === 0 && <p className="card">No products yet.</p>}
+      {parts.currentData && parts.currentData.parts.length > 0 && (
         <>
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Products table">
             <table className="table">
@@ -103,7 +103,7 @@ export default function ManageProducts() {
                 </tr>
               </thead>
               <tbody>
-                {parts.data.parts.map((part) => (
+                {parts.currentData.parts.map((part) => (
                   <tr key={part._id} data-part-id={part._id}>
                     <td>
                       <img
@@ -137,29 +137,7 @@ export default function ManageProducts() {
               </tbody>
             </table>
           </div>
-          {pages > 1 && (
-            <nav className="dash-pager" aria-label="Product pages">
-              <button
-                type="button"
-                className="btn btn-outline"
-                disabled={page <= 1}
-                onClick={() => setPage(page - 1)}
-              >
-                Previous
-              </button>
-              <span>
-                Page {page} of {pages}
-              </span>
-              <button
-                type="button"
-                className="btn btn-outline"
-                disabled={page >= pages}
-                onClick={() => setPage(page + 1)}
-              >
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager page={page} total={total} pageSize={PAGE_SIZE} label="Product pages" onPage={setPage} />
         </>
       )}
       {toDelete && (
