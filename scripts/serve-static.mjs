@@ -39,12 +39,13 @@ export function createStaticServer({ dir, configJson, spa = true }) {
   const root = path.resolve(dir);
   const cache = new Map();
 
-  async function load(file) {
+  // Keyed by path and mtime, so a rebuild is served at once without restarting the server.
+  async function load(file, mtimeMs) {
     const hit = cache.get(file);
-    if (hit) return hit;
+    if (hit && hit.mtimeMs === mtimeMs) return hit;
     const body = await readFile(file);
     const ext = path.extname(file);
-    const entry = { body, type: TYPES[ext] ?? 'application/octet-stream' };
+    const entry = { body, mtimeMs, type: TYPES[ext] ?? 'application/octet-stream' };
     if (COMPRESSIBLE.has(ext) && body.length > 512) {
       entry.br = await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
       entry.gz = await gzip(body, { level: 9 });
@@ -80,12 +81,14 @@ export function createStaticServer({ dir, configJson, spa = true }) {
         // Client-side routes get the app; missing assets get an honest 404.
         if (spa && !path.extname(url.pathname)) {
           file = path.join(root, 'index.html');
-        } else {
+          info = await stat(file).catch(() => null);
+        }
+        if (!info) {
           res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-cache' }).end('Not found');
           return;
         }
       }
-      const entry = await load(file);
+      const entry = await load(file, info.mtimeMs);
       const accept = String(req.headers['accept-encoding'] ?? '');
       const headers = {
         'content-type': entry.type,

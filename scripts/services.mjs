@@ -177,7 +177,9 @@ export async function startAuthEmulator({ port, quiet = true }) {
   const config = path.join(DATA_DIR, `firebase-${port}.json`);
   writeFileSync(
     config,
-    JSON.stringify({ emulators: { auth: { port, host: '127.0.0.1' }, ui: { enabled: false }, singleProjectMode: true } }),
+    JSON.stringify({
+      emulators: { auth: { port, host: '127.0.0.1' }, ui: { enabled: false }, singleProjectMode: true },
+    }),
   );
   const firebaseBin = path.join(ROOT, 'node_modules', '.bin', 'firebase');
   const child = run(
@@ -186,7 +188,11 @@ export async function startAuthEmulator({ port, quiet = true }) {
     ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT, '--config', config],
     {
       quiet,
-      env: { FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true', NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_EXPERIMENTS: '' },
+      env: {
+        FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true',
+        NO_UPDATE_NOTIFIER: '1',
+        FIREBASE_CLI_EXPERIMENTS: '',
+      },
     },
   );
   await waitForPort(port, { child, timeoutMs: 120_000 });

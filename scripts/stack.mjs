@@ -74,7 +74,9 @@ function isStale(ws) {
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const inputs = [ws, 'state', 'contracts', 'scripts/webpack-config.cjs'].map((p) => path.join(ROOT, p));
-  return inputs.some((p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built);
+  return inputs.some(
+    (p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built,
+  );
 }
 
 /** tsc -b for contracts/state/api, then one webpack build per front end (two at a time). */
@@ -94,7 +96,10 @@ export async function buildAll({ force = false } = {}) {
       log('build', `webpack ${f.ws}… (${done + 1}/${todo.length} started)`);
       await exec('npm', ['run', 'build', '--silent', '-w', f.ws]);
       done += 1;
-      log('build', `${f.ws} built in ${((Date.now() - started) / 1000).toFixed(0)} s (${done}/${todo.length})`);
+      log(
+        'build',
+        `${f.ws} built in ${((Date.now() - started) / 1000).toFixed(0)} s (${done}/${todo.length})`,
+      );
     }
   };
   await Promise.all([worker(), worker()]);
@@ -187,7 +192,13 @@ export async function startStack(p, { quiet = false, build = true, env = process
     const child = run(
       f.ws,
       'node',
-      [path.join(ROOT, 'scripts', 'serve-static.mjs'), path.join(ROOT, f.ws, 'dist'), String(p[f.port]), '--config', configFile],
+      [
+        path.join(ROOT, 'scripts', 'serve-static.mjs'),
+        path.join(ROOT, f.ws, 'dist'),
+        String(p[f.port]),
+        '--config',
+        configFile,
+      ],
       { quiet: true },
     );
     await waitForPort(p[f.port], { child });

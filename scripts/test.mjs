@@ -54,7 +54,10 @@ try {
   if (want('compose')) step('compose', 'bash', [path.join('scripts', 'check-compose.sh')]);
 
   if (want('unit') || want('e2e')) {
-    const { apiEnv } = await startStack(TEST_PORTS, { quiet: true, env: { ...process.env, NODE_ENV: 'test' } });
+    const { apiEnv } = await startStack(TEST_PORTS, {
+      quiet: true,
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
     const serviceEnv = { ...apiEnv, NODE_ENV: 'test' };
     if (want('unit')) {
       step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv);

@@ -393,6 +393,9 @@ function createConfig({ dir, name, port, exposes = {}, title }) {
               title,
               chunks: ['main'],
               scriptLoading: 'defer',
+              // index.html answers every deep link (/purchase/:id, /dashboard/myOrder), so its
+              // script URLs must be root-absolute; 'auto' would resolve them under the route.
+              publicPath: '/',
             }),
             new (require('copy-webpack-plugin'))({
               patterns: [
