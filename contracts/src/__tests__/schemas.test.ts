@@ -1,0 +1,83 @@
+import {
+  loginFormSchema,
+  MESSAGES,
+  orderInputSchema,
+  partInputSchema,
+  reviewInputSchema,
+  signupFormSchema,
+  UI_EMAIL_PATTERN,
+} from '../index';
+
+const validPart = {
+  name: 'Iridium Spark Plug',
+  text: 'Long-life plug',
+  img: 'https://example.com/plug.png',
+  price: 12.5,
+  qty: 100,
+  availableQty: 1000,
+};
+
+describe('partInputSchema', () => {
+  it('accepts a valid part and strips unknown fields', () => {
+    const parsed = partInputSchema.parse({ ...validPart, role: 'admin', $where: '1' });
+    expect(parsed).toEqual(validPart);
+  });
+
+  it.each([
+    ['operator object in a string field', { name: { $gt: '' } }, 'name'],
+    ['operator object in a number field', { price: { $gt: 0 } }, 'price'],
+    ['more than two decimals', { price: 1.234 }, 'price'],
+    ['fractional quantity', { qty: 100.5 }, 'qty'],
+    ['negative stock', { availableQty: -1 }, 'availableQty'],
+    ['number as string', { availableQty: '1000' }, 'availableQty'],
+    ['script URL', { img: 'javascript:alert(1)' }, 'img'],
+  ])('rejects %s and names the field', (_case, patch, field) => {
+    const result = partInputSchema.safeParse({ ...validPart, ...patch });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(field);
+  });
+});
+
+describe('orders and reviews', () => {
+  it('requires a 24-hex part id and an integer quantity', () => {
+    expect(orderInputSchema.safeParse({ partsId: 'abc', qty: 100 }).success).toBe(false);
+    expect(orderInputSchema.safeParse({ partsId: 'a'.repeat(24), qty: 100.5 }).success).toBe(false);
+    expect(orderInputSchema.safeParse({ partsId: 'a'.repeat(24), qty: 100 }).success).toBe(true);
+  });
+
+  it('bounds the rating to whole stars 1–5', () => {
+    const base = { img: 'https://example.com/me.png', review: 'Great' };
+    expect(reviewInputSchema.safeParse({ ...base, rating: 0 }).success).toBe(false);
+    expect(reviewInputSchema.safeParse({ ...base, rating: 6 }).success).toBe(false);
+    expect(reviewInputSchema.safeParse({ ...base, rating: 4.5 }).success).toBe(false);
+    expect(reviewInputSchema.safeParse({ ...base, rating: 5 }).success).toBe(true);
+  });
+});
+
+describe('sign-in forms (SPEC §5 messages)', () => {
+  const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+    r.error?.issues.map((i) => i.message) ?? [];
+
+  it('gives the exact messages', () => {
+    expect(messages(loginFormSchema.safeParse({ email: '', password: '' }))).toEqual([
+      MESSAGES.emailRequired,
+      MESSAGES.emailInvalid,
+      MESSAGES.passwordRequired,
+      MESSAGES.passwordShort,
+    ]);
+    expect(messages(signupFormSchema.safeParse({ name: ' ', email: 'a@b.co', password: '123456' }))).toEqual([
+      'name required',
+    ]);
+    expect(messages(loginFormSchema.safeParse({ email: 'rider@motoparts.test', password: '12345' }))).toEqual(
+      ['password must contain at last six characters'],
+    );
+  });
+
+  it('accepts the demo accounts and rejects malformed addresses', () => {
+    expect(UI_EMAIL_PATTERN.test('admin@motoparts.test')).toBe(true);
+    expect(UI_EMAIL_PATTERN.test('rider@shop.com')).toBe(true);
+    expect(UI_EMAIL_PATTERN.test('rider@shop')).toBe(false);
+    expect(UI_EMAIL_PATTERN.test('rider@shop.c')).toBe(false);
+    expect(UI_EMAIL_PATTERN.test('rider shop@x.com')).toBe(false);
+  });
+});
