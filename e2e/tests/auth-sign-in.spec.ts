@@ -169,13 +169,12 @@ test.describe('Google sign-in (emulator mode)', () => {
 
 test.describe('inline login card on the home page', () => {
   test('loads only when scrolled near, then signs in with Google', async ({ page }) => {
+    // The auth remote's origin comes from the runtime config, so this works on any ports.
+    const config = (await (await page.request.get('/config.json')).json()) as { remotes: { auth: string } };
+    const authOrigin = new URL(config.remotes.auth).origin;
     const authRequests: string[] = [];
     page.on('request', (r) => {
-      if (
-        /identitytoolkit|securetoken/.test(r.url()) ||
-        r.url().includes(':3002/') ||
-        r.url().includes(':3102/')
-      ) {
+      if (/identitytoolkit|securetoken/.test(r.url()) || r.url().startsWith(authOrigin)) {
         authRequests.push(r.url());
       }
     });
