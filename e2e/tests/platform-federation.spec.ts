@@ -79,3 +79,22 @@ test('with the dashboard remote down, home still renders and /dashboard offers R
   await page.getByRole('link', { name: 'Home' }).click();
   await expect(page.getByTestId('part-card').first()).toBeVisible();
 });
+
+test('Retry loads a remote that has come back', async ({ page }) => {
+  // The dashboard's server refuses connections at first, then comes back.
+  let dashboardDown = true;
+  const config = (await (await page.request.get('/config.json')).json()) as {
+    remotes: { dashboard: string };
+  };
+  await page.route(`${config.remotes.dashboard}**`, (route) =>
+    dashboardDown ? route.abort('connectionrefused') : route.continue(),
+  );
+  await seedSession(page, DEMO.rider.email, DEMO.rider.password);
+  await page.goto('/dashboard');
+  const alert = page.getByRole('alert').filter({ hasText: 'The dashboard is unavailable right now.' });
+  await expect(alert).toBeVisible();
+  dashboardDown = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(alert).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
+});
