@@ -132,8 +132,9 @@ export function runtimeConfig(p, env = process.env) {
 /**
  * Starts everything on the given ports and resolves with the environment the API got.
  * `quiet` keeps service logs out of the console (tests); failures still show their output.
+ * `dbDir` gives FerretDB its own SQLite folder (tests), instead of `npm start`'s `.data/db`.
  */
-export async function startStack(p, { quiet = false, build = true, env = process.env } = {}) {
+export async function startStack(p, { quiet = false, build = true, env = process.env, dbDir } = {}) {
   const external = {
     db: Boolean(env.MONGODB_URI),
     auth: Boolean(env.FIREBASE_API_KEY),
@@ -167,7 +168,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
   if (external.auth) delete apiEnv.FIREBASE_AUTH_EMULATOR_HOST;
   if (external.stripe) delete apiEnv.STRIPE_API_BASE;
   await Promise.all([
-    external.db ? null : startFerret({ port: p.db, quiet }),
+    external.db ? null : startFerret({ port: p.db, quiet, ...(dbDir ? { dataDir: dbDir } : {}) }),
     external.auth ? null : startAuthEmulator({ port: p.authEmulator, quiet }),
     external.stripe ? null : startStripeMock({ port: p.stripe, quiet }),
   ]);

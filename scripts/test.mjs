@@ -3,8 +3,9 @@
 // (so a running `npm start` is not disturbed), every workspace's tests against the real
 // services, and the Chromium e2e suite. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PORTS, ROOT, log, ports, stopAll } from './services.mjs';
+import { DATA_DIR, ROOT, log, ports, stopAll } from './services.mjs';
 import { ensureInstalled, startStack } from './stack.mjs';
 
 const TEST_PORTS = ports({
@@ -18,7 +19,6 @@ const TEST_PORTS = ports({
   PORT_STRIPE: '12211',
   ...process.env,
 });
-void DEFAULT_PORTS;
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const want = (step) => only.length === 0 || only.includes(step);
@@ -54,8 +54,12 @@ try {
   if (want('compose')) step('compose', 'bash', [path.join('scripts', 'check-compose.sh')]);
 
   if (want('unit') || want('e2e')) {
+    // A fresh database each run, apart from `npm start`'s, so runs never see each other's data.
+    const dbDir = path.join(DATA_DIR, 'test-db');
+    rmSync(dbDir, { recursive: true, force: true });
     const { apiEnv } = await startStack(TEST_PORTS, {
       quiet: true,
+      dbDir,
       env: { ...process.env, NODE_ENV: 'test' },
     });
     const serviceEnv = { ...apiEnv, NODE_ENV: 'test' };
