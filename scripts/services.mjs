@@ -188,6 +188,8 @@ export async function startAuthEmulator({ port, quiet = true }) {
     ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT, '--config', config],
     {
       quiet,
+      // firebase-tools writes firebase-debug.log into its working directory: keep it in .data.
+      cwd: DATA_DIR,
       env: {
         FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true',
         NO_UPDATE_NOTIFIER: '1',
