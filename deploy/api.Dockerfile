@@ -22,4 +22,4 @@ COPY --from=build /app/contracts/dist contracts/dist
 COPY --from=build /app/api/dist api/dist
 USER node
 EXPOSE 5000
-CMD ["sh", "-c", "node api/dist/seed-cli.js && node api/dist/server.js"]
+CMD ["sh", "-c", "node api/dist/seed-cli.js && node --max-old-space-size=128 api/dist/server.js"]

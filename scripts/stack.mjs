@@ -177,7 +177,9 @@ export async function startStack(p, { quiet = false, build = true, env = process
   await exec('node', [path.join(ROOT, 'api', 'dist', 'seed-cli.js')], { env: apiEnv });
 
   log('api', `starting the API on :${p.api}…`);
-  const api = run('api', 'node', [path.join(ROOT, 'api', 'dist', 'server.js')], {
+  // A 128 MB heap keeps peak RSS under load at ~145 MB (measured in bench/api) instead of 210–270 MB
+  // of uncollected garbage; the catalogue cache of 10,000 parts needs a few MB.
+  const api = run('api', 'node', ['--max-old-space-size=128', path.join(ROOT, 'api', 'dist', 'server.js')], {
     env: { ...apiEnv, PORT: String(p.api), NODE_ENV: env.NODE_ENV ?? 'production' },
     quiet,
   });
