@@ -8,7 +8,7 @@ COPY contracts/package.json contracts/
 COPY state/package.json state/
 COPY ${WORKSPACE}/package.json ${WORKSPACE}/
 RUN npm ci --workspace ${WORKSPACE} --ignore-scripts --no-audit --no-fund
-COPY scripts/webpack-config.cjs scripts/
+COPY scripts/webpack-config.cjs scripts/index.html scripts/
 COPY contracts contracts
 COPY state state
 COPY ${WORKSPACE} ${WORKSPACE}

@@ -73,7 +73,9 @@ function isStale(ws) {
   const stamp = path.join(ROOT, ws, 'dist', 'index.html');
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  const inputs = [ws, 'state', 'contracts', 'scripts/webpack-config.cjs'].map((p) => path.join(ROOT, p));
+  const inputs = [ws, 'state', 'contracts', 'scripts/webpack-config.cjs', 'scripts/index.html'].map((p) =>
+    path.join(ROOT, p),
+  );
   return inputs.some(
     (p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built,
   );

@@ -389,7 +389,10 @@ function createConfig({ dir, name, port, exposes = {}, title }) {
         ? []
         : [
             new HtmlWebpackPlugin({
-              template: path.join(dir, 'public', 'index.html'),
+              // One page template for every front end; a workspace may bring its own in public/.
+              template: fs.existsSync(path.join(dir, 'public', 'index.html'))
+                ? path.join(dir, 'public', 'index.html')
+                : path.join(__dirname, 'index.html'),
               title,
               chunks: ['main'],
               scriptLoading: 'defer',
