@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // A small production-like static server for a built front end: gzip/brotli (precompressed once,
 // kept in memory), `immutable` for content-hashed files, `no-cache` for entries (index.html,
-// remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks.
+// remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks, and
+// nginx-style server-side includes in HTML (`<!--# include virtual="/prefix/…" -->`, resolved
+// against another server with --include /prefix/=http://host:port/), as deploy/nginx.conf does.
 // Usage: node scripts/serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa]
+//          [--include /prefix/=<origin>/ ...]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -35,9 +38,65 @@ export function cacheControlFor(file) {
   return HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
-export function createStaticServer({ dir, configJson, spa = true }) {
+const INCLUDE = /<!--# include virtual="([^"]+)" -->/g;
+const HAS_INCLUDE = /<!--# include virtual=/;
+const CONFIG_DIRECTIVE = /<!--# config [^>]*-->/g;
+// A fragment is fetched again after this long (default); a failed fetch keeps the last good copy.
+const FRAGMENT_TTL_MS = 2000;
+const FRAGMENT_TIMEOUT_MS = 1500;
+
+/**
+ * Server-side includes: fetches `virtual` paths from the servers they are mapped to. An include
+ * that cannot be fetched (the other server is down) becomes empty, as with nginx's errmsg="",
+ * so the page still works without it.
+ * @param {Record<string, string>} includes path prefix → base URL
+ * @param {number} ttlMs how long a fetched fragment is reused
+ */
+function includeResolver(includes, ttlMs) {
+  const fragments = new Map();
+  async function fetchFragment(virtual) {
+    const prefix = Object.keys(includes).find((p) => virtual.startsWith(p));
+    if (!prefix) return '';
+    const hit = fragments.get(virtual);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.body;
+    const url = new URL(virtual.slice(prefix.length), includes[prefix]);
+    let body = hit?.body ?? '';
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+      if (res.ok) body = await res.text();
+      else if (res.status === 404) body = '';
+    } catch {
+      // unreachable: keep the last good copy, or nothing
+    }
+    fragments.set(virtual, { body, at: Date.now() });
+    return body;
+  }
+  return async function resolve(html) {
+    const virtuals = [...html.matchAll(INCLUDE)].map((m) => m[1]);
+    const bodies = new Map(await Promise.all(virtuals.map(async (v) => [v, await fetchFragment(v)])));
+    return html.replace(CONFIG_DIRECTIVE, '').replace(INCLUDE, (_, v) => bodies.get(v) ?? '');
+  };
+}
+
+async function compressed(body, ext) {
+  const entry = { body };
+  if (COMPRESSIBLE.has(ext) && body.length > 512) {
+    entry.br = await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+    entry.gz = await gzip(body, { level: 9 });
+  }
+  return entry;
+}
+
+export function createStaticServer({
+  dir,
+  configJson,
+  spa = true,
+  includes = {},
+  fragmentTtlMs = FRAGMENT_TTL_MS,
+}) {
   const root = path.resolve(dir);
   const cache = new Map();
+  const resolveIncludes = includeResolver(includes, fragmentTtlMs);
 
   // Keyed by path and mtime, so a rebuild is served at once without restarting the server.
   async function load(file, mtimeMs) {
@@ -45,13 +104,23 @@ export function createStaticServer({ dir, configJson, spa = true }) {
     if (hit && hit.mtimeMs === mtimeMs) return hit;
     const body = await readFile(file);
     const ext = path.extname(file);
-    const entry = { body, mtimeMs, type: TYPES[ext] ?? 'application/octet-stream' };
-    if (COMPRESSIBLE.has(ext) && body.length > 512) {
-      entry.br = await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
-      entry.gz = await gzip(body, { level: 9 });
-    }
+    const entry = {
+      ...(await compressed(body, ext)),
+      mtimeMs,
+      type: TYPES[ext] ?? 'application/octet-stream',
+    };
+    if (ext === '.html' && HAS_INCLUDE.test(body.toString('utf8'))) entry.template = body.toString('utf8');
     cache.set(file, entry);
     return entry;
+  }
+
+  /** The page with its includes resolved; compressed again only when an include changed. */
+  async function withIncludes(entry) {
+    const html = await resolveIncludes(entry.template);
+    if (entry.composed?.html !== html) {
+      entry.composed = { html, ...(await compressed(Buffer.from(html), '.html')) };
+    }
+    return entry.composed;
   }
 
   return createServer(async (req, res) => {
@@ -88,7 +157,8 @@ export function createStaticServer({ dir, configJson, spa = true }) {
           return;
         }
       }
-      const entry = await load(file, info.mtimeMs);
+      const loaded = await load(file, info.mtimeMs);
+      const entry = loaded.template ? { ...loaded, ...(await withIncludes(loaded)) } : loaded;
       const accept = String(req.headers['accept-encoding'] ?? '');
       const headers = {
         'content-type': entry.type,
@@ -118,13 +188,18 @@ const isMain =
 if (isMain) {
   const [dir, portArg, ...rest] = process.argv.slice(2);
   if (!dir || !portArg) {
-    console.error('usage: serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa]');
+    console.error(
+      'usage: serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa] [--include /prefix/=<origin>/]',
+    );
     process.exit(2);
   }
   const configIdx = rest.indexOf('--config');
   const configJson = configIdx >= 0 ? await readFile(rest[configIdx + 1], 'utf8') : undefined;
+  const includes = Object.fromEntries(
+    rest.flatMap((arg, i) => (rest[i - 1] === '--include' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
+  );
   const port = Number(portArg);
-  const server = createStaticServer({ dir, configJson, spa: !rest.includes('--no-spa') });
+  const server = createStaticServer({ dir, configJson, spa: !rest.includes('--no-spa'), includes });
   server.on('error', (err) => {
     console.error(err.code === 'EADDRINUSE' ? `Port ${port} is already in use.` : err.message);
     process.exit(1);

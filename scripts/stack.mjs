@@ -73,9 +73,14 @@ function isStale(ws) {
   const stamp = path.join(ROOT, ws, 'dist', 'index.html');
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  const inputs = [ws, 'state', 'contracts', 'scripts/webpack-config.cjs', 'scripts/index.html'].map((p) =>
-    path.join(ROOT, p),
-  );
+  const inputs = [
+    ws,
+    'state',
+    'contracts',
+    'scripts/webpack-config.cjs',
+    'scripts/prerender.cjs',
+    'scripts/index.html',
+  ].map((p) => path.join(ROOT, p));
   return inputs.some(
     (p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built,
   );
@@ -203,6 +208,10 @@ export async function startStack(p, { quiet = false, build = true, env = process
         String(p[f.port]),
         '--config',
         configFile,
+        // The shell's index.html includes the storefront's prerendered hero (deploy/nginx.conf).
+        ...(f.ws === 'shell'
+          ? ['--include', `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`]
+          : []),
       ],
       { quiet: true },
     );

@@ -52,6 +52,7 @@ try {
   await ensureInstalled();
   if (want('lint')) step('lint', 'npm', ['run', 'lint', '--silent']);
   if (want('compose')) step('compose', 'bash', [path.join('scripts', 'check-compose.sh')]);
+  if (want('unit')) step('scripts tests', 'node', ['--test', path.join('scripts', '__tests__')]);
 
   if (want('unit') || want('e2e')) {
     // A fresh database each run, apart from `npm start`'s, so runs never see each other's data.

@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const { prerender } = require('./prerender.cjs');
 
 const ROOT = path.join(__dirname, '..');
 const rootPkg = (name) => require(path.join(ROOT, 'node_modules', name, 'package.json'));
@@ -336,9 +337,38 @@ function federation({ name, exposes, pkg }, kind) {
 }
 
 /**
- * @param {{ dir: string, name: string, port: number, exposes?: Record<string,string>, title: string }} o
+ * Emits prerendered HTML fragments (asset path → module, see prerender.cjs) beside the build, e.g.
+ * the storefront's dist/prerender/home.html that the shell's server includes in its index.html.
  */
-function createConfig({ dir, name, port, exposes = {}, title }) {
+class PrerenderPlugin {
+  /** @param {Record<string, string>} pages */
+  constructor(pages) {
+    this.pages = pages;
+  }
+
+  /** @param {import('webpack').Compiler} compiler */
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('PrerenderPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'PrerenderPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          for (const [asset, file] of Object.entries(this.pages)) {
+            compilation.emitAsset(asset, new sources.RawSource(prerender(file)));
+          }
+        },
+      );
+    });
+  }
+}
+
+/**
+ * @param {{ dir: string, name: string, port: number, exposes?: Record<string,string>, title: string,
+ *   prerender?: Record<string, string>, firstScreen?: string }} o
+ *   prerender: fragments a remote emits (asset path → module in dir); firstScreen: a module whose
+ *   default export returns { head, root }, the static first screen put into index.html.
+ */
+function createConfig({ dir, name, port, exposes = {}, title, prerender: pages = {}, firstScreen }) {
   const pkg = require(path.join(dir, 'package.json'));
   const isRemote = Object.keys(exposes).length > 0;
 
@@ -385,6 +415,13 @@ function createConfig({ dir, name, port, exposes = {}, title }) {
     },
     plugins: [
       federation({ name, exposes, pkg }, kind),
+      ...(kind === 'remote' && Object.keys(pages).length > 0
+        ? [
+            new PrerenderPlugin(
+              Object.fromEntries(Object.entries(pages).map(([asset, file]) => [asset, path.join(dir, file)])),
+            ),
+          ]
+        : []),
       ...(kind === 'remote'
         ? []
         : [
@@ -399,6 +436,19 @@ function createConfig({ dir, name, port, exposes = {}, title }) {
               // index.html answers every deep link (/purchase/:id, /dashboard/myOrder), so its
               // script URLs must be root-absolute; 'auto' would resolve them under the route.
               publicPath: '/',
+              // Rendered again on every compilation, so a watching build picks up changes.
+              templateParameters: (compilation, assets, assetTags, options) => ({
+                compilation,
+                webpackConfig: compilation.options,
+                htmlWebpackPlugin: {
+                  tags: assetTags,
+                  files: assets,
+                  options: {
+                    ...options,
+                    ...(firstScreen ? prerender(path.join(dir, firstScreen)) : { head: '', root: '' }),
+                  },
+                },
+              }),
             }),
             new (require('copy-webpack-plugin'))({
               patterns: [

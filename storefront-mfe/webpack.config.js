@@ -12,4 +12,6 @@ module.exports = createConfig({
     './PortfolioPage': './src/pages/portfolio-page.tsx',
     './PurchasePage': './src/pages/purchase-page.tsx',
   },
+  // The hero, for the shell's index.html to paint before any script runs (src/prerender/home.tsx).
+  prerender: { 'prerender/home.html': 'src/prerender/home.tsx' },
 });

@@ -12,7 +12,7 @@ import {
 } from '@motoparts/state';
 import { App } from './app';
 import { loadExposed, registerFromConfig } from './remotes';
-import { injectShellStyles } from './styles';
+import { capturePrerendered } from './prerendered';
 
 interface SessionModule {
   restoreSession: (store: AppStore) => Promise<void>;
@@ -36,7 +36,8 @@ function resolveSession(store: AppStore): void {
 }
 
 async function main() {
-  injectShellStyles();
+  // Before React replaces index.html's static first screen (the shell's styles are in its <head>).
+  capturePrerendered();
   const config = await loadConfig();
   registerFromConfig(config);
   // Remotes that embed another remote's module (home → login card) load it through the shell.

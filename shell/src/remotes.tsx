@@ -1,6 +1,7 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import type { RuntimeConfig } from '@motoparts/state';
+import { PrerenderedView, prerenderedHtml } from './prerendered';
 
 /** The three remotes, their MF container names, and what users call them when one is down. */
 export const REMOTES = {
@@ -98,6 +99,7 @@ export function RemoteView({ remote, module }: { remote: RemoteName; module: str
     View = makeLazy(remote, module);
     cache.set(key, View);
   }
+  const prerendered = prerenderedHtml(key);
   return (
     <RemoteErrorBoundary
       remote={remote}
@@ -107,7 +109,11 @@ export function RemoteView({ remote, module }: { remote: RemoteName; module: str
         setAttempt((n) => n + 1);
       }}
     >
-      <Suspense fallback={<p className="page-loading">Loading...</p>}>
+      <Suspense
+        fallback={
+          prerendered ? <PrerenderedView html={prerendered} /> : <p className="page-loading">Loading...</p>
+        }
+      >
         <View />
       </Suspense>
     </RemoteErrorBoundary>

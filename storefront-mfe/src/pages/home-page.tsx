@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { BusinessSummary } from '../components/business-summary';
 import { ContactForm } from '../components/contact-form';
-import { HeroArt } from '../components/hero-art';
+import { HomeHero } from '../components/home-hero';
 import { LoginCardSlot } from '../components/login-card-slot';
 import { PartsGrid } from '../components/parts-grid';
 import { Testimonials } from '../components/testimonials';
@@ -12,34 +12,7 @@ ensureStorefrontStyles();
 export default function HomePage() {
   return (
     <div className="home">
-      <section className="hero" aria-labelledby="hero-heading">
-        <div className="hero-inner">
-          <div>
-            <p className="hero-eyebrow">Parts, tools and gear for every ride</p>
-            <h1 id="hero-heading">Motorcycle parts in bulk, straight from stock</h1>
-            <p className="hero-lead">
-              Brake pads, chains, spark plugs and more for workshops, dealers and fleets. Order from 100
-              pieces, pay by card and track every order from your dashboard.
-            </p>
-            <div className="hero-actions">
-              <Link className="btn" to="/login">
-                Get Started
-              </Link>
-              <a className="btn btn-ghost" href="#parts-heading">
-                Browse parts
-              </a>
-            </div>
-            <ul className="hero-points">
-              <li>Genuine, tested parts</li>
-              <li>Bulk pricing</li>
-              <li>Secure card payment</li>
-            </ul>
-          </div>
-          <div className="hero-art">
-            <HeroArt />
-          </div>
-        </div>
-      </section>
+      <HomeHero />
 
       <section className="section" aria-labelledby="parts-heading">
         <div className="section-head">

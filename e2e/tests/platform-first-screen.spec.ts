@@ -1,0 +1,112 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * Issue 8, home LCP: index.html carries the first screen (the shell's top bar and styles, and
+ * the storefront's prerendered hero through a server-side include), so the largest paint does
+ * not wait for JavaScript. Checked on what is deterministic: what the HTML holds, what paints
+ * with every script blocked, and that React renders the very same markup afterwards.
+ */
+const HERO_HEADING = 'Motorcycle parts in bulk, straight from stock';
+
+/** Loads a page with every script request refused: only the HTML (and its inline parts) paint. */
+async function gotoWithoutScripts(page: Page, path: string) {
+  await page.route(/\.js(\?|$)/, (route) => route.abort());
+  await page.goto(path);
+}
+
+/** The hero's markup as the DOM holds it. */
+const heroHtml = (page: Page) => page.locator('section.hero').evaluate((el) => el.outerHTML);
+
+test('index.html carries the top bar and the storefront hero, includes resolved', async ({ request }) => {
+  const res = await request.get('/');
+  expect(res.headers()['cache-control']).toContain('no-cache');
+  const html = await res.text();
+  expect(html).toContain(HERO_HEADING);
+  expect(html).toMatch(/data-prerendered="?storefront\/HomePage/);
+  expect(html).toMatch(/<header class="?top-bar/);
+  expect(html, 'no server-side include directive reaches the browser').not.toContain('<!--#');
+  // The same document answers deep links; the hero is hidden there before any script runs.
+  expect(await (await request.get('/blogs')).text()).toContain(HERO_HEADING);
+});
+
+test('home paints its hero and top bar with every script blocked; the hero is the LCP', async ({ page }) => {
+  await gotoWithoutScripts(page, '/');
+  await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/login');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const name of ['Home', 'Blogs', 'Reviews', 'My Portfolio', 'Login']) {
+    await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
+  }
+  const lcp = await page.evaluate(
+    () =>
+      new Promise<string | null>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries() as (PerformanceEntry & { element: Element | null })[];
+          const last = entries.at(-1);
+          resolve(last?.element?.closest('.hero') ? last.element.tagName : null);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+  );
+  expect(lcp, 'the largest contentful paint is an element of the prerendered hero').not.toBeNull();
+});
+
+test('the prerendered hero shows only on the routes that render the home page', async ({ page }) => {
+  for (const path of ['/home', '/purchase']) {
+    await gotoWithoutScripts(page, path);
+    await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeVisible();
+  }
+  for (const path of ['/blogs', '/dashboard', '/purchase/abc', '/no-such-page']) {
+    await gotoWithoutScripts(page, path);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+  }
+});
+
+test('a returning signed-in visitor does not see the static Login link flash', async ({ page }) => {
+  await page.addInitScript(() =>
+    localStorage.setItem('motoparts.sessionUser', JSON.stringify({ email: 'r@x.test', displayName: 'R' })),
+  );
+  await gotoWithoutScripts(page, '/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Blogs', exact: true })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Login', exact: true })).toBeHidden();
+});
+
+test('React renders exactly the prerendered hero markup, which stays until the page replaces it', async ({
+  page,
+  context,
+}) => {
+  await gotoWithoutScripts(page, '/');
+  const prerendered = await heroHtml(page);
+  await page.unroute(/\.js(\?|$)/);
+
+  // Hold the storefront's home chunk back: meanwhile the shell has booted and shows the same
+  // hero as the home route's loading state, not "Loading...".
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const fresh = await context.newPage();
+  await fresh.route(/:\/\/[^/]+\/(?!main\.)[^/]*\.[0-9a-f]{10}\.js$/, async (route) => {
+    if (new URL(route.request().url()).port === new URL(page.url()).port) return route.continue();
+    await held;
+    await route.continue();
+  });
+  await fresh.goto('/');
+  await expect(fresh.locator('#root > .first-screen'), 'React replaced the static markup').toHaveCount(0);
+  await expect(fresh.getByRole('heading', { name: HERO_HEADING })).toBeVisible();
+  await expect(fresh.getByText('Loading...')).toHaveCount(0);
+  expect(await heroHtml(fresh), 'the loading state is the prerendered hero').toBe(prerendered);
+
+  // Its links navigate in-app even before the storefront has loaded (no document reload).
+  await fresh.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await fresh.getByRole('link', { name: 'Get Started' }).click();
+  await expect(fresh).toHaveURL(/\/login$/);
+  expect(await fresh.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(
+    true,
+  );
+
+  release();
+  await expect(fresh.getByRole('button', { name: /^login$/i })).toBeVisible();
+  await fresh.goBack();
+  await expect(fresh.getByTestId('part-card').first()).toBeVisible();
+  expect(await heroHtml(fresh), 'the storefront renders the same hero as the HTML').toBe(prerendered);
+});
