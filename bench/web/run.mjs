@@ -24,6 +24,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The "no first screen" baseline serves a rewritten index.html from Playwright; Chromium counts
+  // such a document as public and would refuse its requests to the localhost remotes.
+  '--disable-features=LocalNetworkAccessChecks',
 ];
 
 async function json(url, init) {
@@ -89,7 +92,11 @@ async function measure(
       await page.route(BASE + path, async (route) => {
         const res = await route.fetch();
         const html = (await res.text()).replace(/(<div id="?root"?>)[\s\S]*(<\/div>\s*<\/body>)/, '$1$2');
-        await route.fulfill({ response: res, body: html });
+        // The body is decoded now: drop the original encoding and length.
+        const headers = res.headers();
+        delete headers['content-encoding'];
+        delete headers['content-length'];
+        await route.fulfill({ status: res.status(), headers, body: html });
       });
     }
     const cdp = await context.newCDPSession(page);
