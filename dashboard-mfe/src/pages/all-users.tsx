@@ -3,8 +3,7 @@ import { toast } from 'react-toastify';
 import { MESSAGES } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, errorStatus, useGetUsersQuery, useMakeAdminMutation } from '../api/dashboard-api';
-import { Pager } from '../components/pager';
-import { LoadError, Loading } from '../components/status';
+import { QueryTable } from '../components/query-table';
 
 /** SPEC §2/§7 (admin): every user; Make Admin for non-admins, an Admin badge for admins. */
 export default function AllUsers() {
@@ -28,60 +27,45 @@ export default function AllUsers() {
   return (
     <section aria-labelledby="all-users-title">
       <h1 id="all-users-title">All Users</h1>
-      {!users.currentData && users.isFetching && <Loading what="users" />}
-      {users.isError && (
-        <LoadError error={users.error} what="the users" onRetry={() => void users.refetch()} />
-      )}
-      {users.currentData && (
-        <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Users table">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Role</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.currentData.items.map((user, index) => (
-                  <tr key={user._id} data-email={user.email}>
-                    <td>{(page - 1) * ADMIN_PAGE_SIZE + index + 1}</td>
-                    <th scope="row">
-                      {user.email}
-                      {user.email === me && <span className="dash-muted"> (you)</span>}
-                    </th>
-                    <td>{user.name || <span className="dash-muted">—</span>}</td>
-                    <td>
-                      {user.role === 'admin' ? (
-                        <span className="dash-badge dash-badge-admin">Admin</span>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn-secondary"
-                          aria-label={`Make Admin: ${user.email}`}
-                          disabled={promoting.isLoading && promoting.originalArgs === user.email}
-                          onClick={() => void promote(user.email)}
-                        >
-                          Make Admin
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            page={page}
-            total={users.currentData.total}
-            pageSize={ADMIN_PAGE_SIZE}
-            label="User pages"
-            onPage={setPage}
-          />
-        </>
-      )}
+      <QueryTable
+        query={users}
+        rows={users.currentData?.items}
+        what="users"
+        label="Users table"
+        columns={['#', 'Email', 'Name', 'Role']}
+        renderRow={(user, index) => (
+          <tr key={user._id} data-email={user.email}>
+            <td>{(page - 1) * ADMIN_PAGE_SIZE + index + 1}</td>
+            <th scope="row">
+              {user.email}
+              {user.email === me && <span className="dash-muted"> (you)</span>}
+            </th>
+            <td>{user.name || <span className="dash-muted">—</span>}</td>
+            <td>
+              {user.role === 'admin' ? (
+                <span className="dash-badge dash-badge-admin">Admin</span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  aria-label={`Make Admin: ${user.email}`}
+                  disabled={promoting.isLoading && promoting.originalArgs === user.email}
+                  onClick={() => void promote(user.email)}
+                >
+                  Make Admin
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+        pager={{
+          page,
+          total: users.currentData?.total ?? 0,
+          pageSize: ADMIN_PAGE_SIZE,
+          label: 'User pages',
+          onPage: setPage,
+        }}
+      />
     </section>
   );
 }

@@ -3,8 +3,7 @@ import { toast } from 'react-toastify';
 import type { Order, ShippingStatus } from '@motoparts/contracts';
 import { errorMessage } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, useGetAllOrdersQuery, useSetShippingStatusMutation } from '../api/dashboard-api';
-import { Pager } from '../components/pager';
-import { LoadError, Loading } from '../components/status';
+import { QueryTable } from '../components/query-table';
 import { formatPrice } from '../features/payment-state';
 
 const LABEL: Record<ShippingStatus, string> = { pending: 'Pending', shipped: 'Shipped' };
@@ -30,75 +29,58 @@ export default function ManageOrder() {
   return (
     <section aria-labelledby="manage-order-title">
       <h1 id="manage-order-title">Manage Order</h1>
-      {!orders.currentData && orders.isFetching && <Loading what="orders" />}
-      {orders.isError && (
-        <LoadError error={orders.error} what="the orders" onRetry={() => void orders.refetch()} />
-      )}
-      {orders.currentData && orders.currentData.items.length === 0 && <p className="card">No orders yet.</p>}
-      {orders.currentData && orders.currentData.items.length > 0 && (
-        <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="All orders table">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Buyer</th>
-                  <th scope="col">Part</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Shipping</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orders.currentData.items.map((order) => (
-                  <tr key={order._id} data-order-id={order._id}>
-                    <td className="dash-buyer">
-                      <div>{order.userName || order.user}</div>
-                      {order.userName && <div className="dash-muted">{order.user}</div>}
-                    </td>
-                    <th scope="row">{order.Parts}</th>
-                    <td>{order.qty.toLocaleString('en-US')}</td>
-                    <td>{formatPrice(order.price)}</td>
-                    <td>
-                      {order.paid ? (
-                        <div className="dash-paid">
-                          <span className="dash-badge dash-badge-paid">Paid</span>
-                          {order.transactionId && (
-                            <span className="dash-txn">
-                              Transaction id: <code>{order.transactionId}</code>
-                            </span>
-                          )}
-                        </div>
-                      ) : (
-                        <span className="dash-badge dash-badge-unpaid">Unpaid</span>
-                      )}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className={`btn dash-status-toggle ${order.status === 'shipped' ? 'is-shipped' : 'is-pending'}`}
-                        aria-label={`${LABEL[order.status]}: mark order for ${order.Parts} by ${order.user} as ${
-                          order.status === 'shipped' ? 'pending' : 'shipped'
-                        }`}
-                        onClick={() => void toggle(order)}
-                      >
-                        {LABEL[order.status]}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            page={page}
-            total={orders.currentData.total}
-            pageSize={ADMIN_PAGE_SIZE}
-            label="Order pages"
-            onPage={setPage}
-          />
-        </>
-      )}
+      <QueryTable
+        query={orders}
+        rows={orders.currentData?.items}
+        what="orders"
+        empty="No orders yet."
+        label="All orders table"
+        columns={['Buyer', 'Part', 'Quantity', 'Price', 'Payment', 'Shipping']}
+        renderRow={(order) => (
+          <tr key={order._id} data-order-id={order._id}>
+            <td className="dash-buyer">
+              <div>{order.userName || order.user}</div>
+              {order.userName && <div className="dash-muted">{order.user}</div>}
+            </td>
+            <th scope="row">{order.Parts}</th>
+            <td>{order.qty.toLocaleString('en-US')}</td>
+            <td>{formatPrice(order.price)}</td>
+            <td>
+              {order.paid ? (
+                <div className="dash-paid">
+                  <span className="dash-badge dash-badge-paid">Paid</span>
+                  {order.transactionId && (
+                    <span className="dash-txn">
+                      Transaction id: <code>{order.transactionId}</code>
+                    </span>
+                  )}
+                </div>
+              ) : (
+                <span className="dash-badge dash-badge-unpaid">Unpaid</span>
+              )}
+            </td>
+            <td>
+              <button
+                type="button"
+                className={`btn dash-status-toggle ${order.status === 'shipped' ? 'is-shipped' : 'is-pending'}`}
+                aria-label={`${LABEL[order.status]}: mark order for ${order.Parts} by ${order.user} as ${
+                  order.status === 'shipped' ? 'pending' : 'shipped'
+                }`}
+                onClick={() => void toggle(order)}
+              >
+                {LABEL[order.status]}
+              </button>
+            </td>
+          </tr>
+        )}
+        pager={{
+          page,
+          total: orders.currentData?.total ?? 0,
+          pageSize: ADMIN_PAGE_SIZE,
+          label: 'Order pages',
+          onPage: setPage,
+        }}
+      />
     </section>
   );
 }

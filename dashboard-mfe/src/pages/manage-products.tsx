@@ -6,8 +6,7 @@ import { MESSAGES, type Part, type StockChange } from '@motoparts/contracts';
 import { errorMessage } from '@motoparts/state';
 import { useDeletePartMutation, useGetPartsQuery, useRestockPartMutation } from '../api/dashboard-api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { Pager } from '../components/pager';
-import { LoadError, Loading } from '../components/status';
+import { QueryTable } from '../components/query-table';
 import { restockFormSchema, type RestockFormValues } from '../features/form-schemas';
 import { formatPrice } from '../features/payment-state';
 
@@ -82,64 +81,39 @@ export default function ManageProducts() {
   return (
     <section aria-labelledby="manage-products-title">
       <h1 id="manage-products-title">Manage Products</h1>
-      {!parts.currentData && parts.isFetching && <Loading what="products" />}
-      {parts.isError && (
-        <LoadError error={parts.error} what="the products" onRetry={() => void parts.refetch()} />
-      )}
-      {parts.currentData && parts.currentData.parts.length === 0 && <p className="card">No products yet.</p>}
-      {parts.currentData && parts.currentData.parts.length > 0 && (
-        <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Products table">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Photo</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Minimum order</th>
-                  <th scope="col">In stock</th>
-                  <th scope="col">Restock</th>
-                  <th scope="col">Delete</th>
-                </tr>
-              </thead>
-              <tbody>
-                {parts.currentData.parts.map((part) => (
-                  <tr key={part._id} data-part-id={part._id}>
-                    <td>
-                      <img
-                        className="dash-thumb"
-                        src={part.img}
-                        alt=""
-                        width={48}
-                        height={48}
-                        loading="lazy"
-                      />
-                    </td>
-                    <th scope="row">{part.name}</th>
-                    <td>{formatPrice(part.price)}</td>
-                    <td>{part.qty.toLocaleString('en-US')}</td>
-                    <td data-testid="stock">{part.availableQty.toLocaleString('en-US')}</td>
-                    <td>
-                      <RestockForm part={part} />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="btn btn-outline"
-                        aria-label={`Delete ${part.name}`}
-                        onClick={() => setToDelete(part)}
-                      >
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={page} total={total} pageSize={PAGE_SIZE} label="Product pages" onPage={setPage} />
-        </>
-      )}
+      <QueryTable
+        query={parts}
+        rows={parts.currentData?.parts}
+        what="products"
+        empty="No products yet."
+        label="Products table"
+        columns={['Photo', 'Name', 'Price', 'Minimum order', 'In stock', 'Restock', 'Delete']}
+        renderRow={(part) => (
+          <tr key={part._id} data-part-id={part._id}>
+            <td>
+              <img className="dash-thumb" src={part.img} alt="" width={48} height={48} loading="lazy" />
+            </td>
+            <th scope="row">{part.name}</th>
+            <td>{formatPrice(part.price)}</td>
+            <td>{part.qty.toLocaleString('en-US')}</td>
+            <td data-testid="stock">{part.availableQty.toLocaleString('en-US')}</td>
+            <td>
+              <RestockForm part={part} />
+            </td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-outline"
+                aria-label={`Delete ${part.name}`}
+                onClick={() => setToDelete(part)}
+              >
+                Delete
+              </button>
+            </td>
+          </tr>
+        )}
+        pager={{ page, total, pageSize: PAGE_SIZE, label: 'Product pages', onPage: setPage }}
+      />
       {toDelete && (
         <ConfirmDialog
           title="Delete this product?"

@@ -5,7 +5,7 @@ import { MESSAGES, type Order } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api/dashboard-api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { LoadError, Loading } from '../components/status';
+import { QueryTable } from '../components/query-table';
 import { formatPrice } from '../features/payment-state';
 
 /** SPEC §2: the signed-in customer's orders; pay or cancel unpaid ones. */
@@ -31,57 +31,45 @@ export default function MyOrder() {
   return (
     <section aria-labelledby="my-order-title">
       <h1 id="my-order-title">My Order</h1>
-      {orders.isLoading && <Loading what="your orders" />}
-      {orders.isError && (
-        <LoadError error={orders.error} what="your orders" onRetry={() => void orders.refetch()} />
-      )}
-      {orders.data && orders.data.length === 0 && (
-        <p className="card">
-          You have no orders yet. <Link to="/">Browse the parts</Link> to place one.
-        </p>
-      )}
-      {orders.data && orders.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="My orders table">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Part</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Price</th>
-                <th scope="col">Payment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.data.map((order) => (
-                <tr key={order._id} data-order-id={order._id}>
-                  <th scope="row">{order.Parts}</th>
-                  <td>{order.qty.toLocaleString('en-US')}</td>
-                  <td>{formatPrice(order.price)}</td>
-                  <td>
-                    {order.paid ? (
-                      <div className="dash-paid">
-                        <span className="dash-badge dash-badge-paid">Paid</span>
-                        <span className="dash-txn">
-                          Transaction id: <code>{order.transactionId}</code>
-                        </span>
-                      </div>
-                    ) : (
-                      <div className="dash-actions">
-                        <Link className="btn btn-secondary" to={`/dashboard/payment/${order._id}`}>
-                          Payment
-                        </Link>
-                        <button type="button" className="btn btn-outline" onClick={() => setToCancel(order)}>
-                          Cancel order
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryTable
+        query={orders}
+        rows={orders.data}
+        what="your orders"
+        errorWhat="your orders"
+        empty={
+          <>
+            You have no orders yet. <Link to="/">Browse the parts</Link> to place one.
+          </>
+        }
+        label="My orders table"
+        columns={['Part', 'Quantity', 'Price', 'Payment']}
+        renderRow={(order) => (
+          <tr key={order._id} data-order-id={order._id}>
+            <th scope="row">{order.Parts}</th>
+            <td>{order.qty.toLocaleString('en-US')}</td>
+            <td>{formatPrice(order.price)}</td>
+            <td>
+              {order.paid ? (
+                <div className="dash-paid">
+                  <span className="dash-badge dash-badge-paid">Paid</span>
+                  <span className="dash-txn">
+                    Transaction id: <code>{order.transactionId}</code>
+                  </span>
+                </div>
+              ) : (
+                <div className="dash-actions">
+                  <Link className="btn btn-secondary" to={`/dashboard/payment/${order._id}`}>
+                    Payment
+                  </Link>
+                  <button type="button" className="btn btn-outline" onClick={() => setToCancel(order)}>
+                    Cancel order
+                  </button>
+                </div>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {toCancel && (
         <ConfirmDialog
           title="Cancel this order?"
