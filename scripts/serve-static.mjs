@@ -41,14 +41,14 @@ export function cacheControlFor(file) {
 const INCLUDE = /<!--# include virtual="([^"]+)" -->/g;
 const HAS_INCLUDE = /<!--# include virtual=/;
 const CONFIG_DIRECTIVE = /<!--# config [^>]*-->/g;
-// A fragment is fetched again after this long (default); a failed fetch keeps the last good copy.
+// A fetched fragment is reused for this long (by default).
 const FRAGMENT_TTL_MS = 2000;
 const FRAGMENT_TIMEOUT_MS = 1500;
 
 /**
  * Server-side includes: fetches `virtual` paths from the servers they are mapped to. An include
- * that cannot be fetched (the other server is down) becomes empty, as with nginx's errmsg="",
- * so the page still works without it.
+ * that cannot be fetched (the other server is down, or has no such file) becomes empty, as with
+ * deploy/nginx.conf, so the page still works without it.
  * @param {Record<string, string>} includes path prefix → base URL
  * @param {number} ttlMs how long a fetched fragment is reused
  */
@@ -59,14 +59,14 @@ function includeResolver(includes, ttlMs) {
     if (!prefix) return '';
     const hit = fragments.get(virtual);
     if (hit && Date.now() - hit.at < ttlMs) return hit.body;
-    const url = new URL(virtual.slice(prefix.length), includes[prefix]);
-    let body = hit?.body ?? '';
+    let body = '';
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+      const res = await fetch(new URL(virtual.slice(prefix.length), includes[prefix]), {
+        signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS),
+      });
       if (res.ok) body = await res.text();
-      else if (res.status === 404) body = '';
     } catch {
-      // unreachable: keep the last good copy, or nothing
+      // unreachable: the page goes out without it
     }
     fragments.set(virtual, { body, at: Date.now() });
     return body;
