@@ -13,7 +13,9 @@ export async function loginThroughUi(page: Page, email: string, password: string
     .locator('form')
     .getByRole('button', { name: /^login$/i })
     .click();
-  await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard', exact: true }),
+  ).toBeVisible();
 }
 
 /**

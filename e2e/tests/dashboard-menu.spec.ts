@@ -1,22 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { loginThroughUi } from '../support/auth';
 import { DEMO } from '../support/env';
-
-/** Signs in through the real login page (auth remote, Firebase emulator, token exchange). */
-async function loginThroughUi(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel(/email/i).first().fill(email);
-  await page
-    .getByLabel(/password/i)
-    .first()
-    .fill(password);
-  await page
-    .locator('form')
-    .getByRole('button', { name: /^login$/i })
-    .click();
-  await expect(
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard', exact: true }),
-  ).toBeVisible();
-}
 
 const CUSTOMER_MENU = ['My Profile', 'Add Review', 'My Order'];
 const ADMIN_MENU = ['My Profile', 'Manage Order', 'All Users', 'Manage Products', 'Add Product'];
