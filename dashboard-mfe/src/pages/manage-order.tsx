@@ -3,6 +3,7 @@ import { toast } from 'react-toastify';
 import type { Order, ShippingStatus } from '@motoparts/contracts';
 import { errorMessage } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, useGetAllOrdersQuery, useSetShippingStatusMutation } from '../api/dashboard-api';
+import { PaidStatus } from '../components/paid-status';
 import { QueryTable } from '../components/query-table';
 import { formatPrice } from '../features/payment-state';
 
@@ -47,14 +48,7 @@ export default function ManageOrder() {
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (
-                <div className="dash-paid">
-                  <span className="dash-badge dash-badge-paid">Paid</span>
-                  {order.transactionId && (
-                    <span className="dash-txn">
-                      Transaction id: <code>{order.transactionId}</code>
-                    </span>
-                  )}
-                </div>
+                <PaidStatus transactionId={order.transactionId} />
               ) : (
                 <span className="dash-badge dash-badge-unpaid">Unpaid</span>
               )}

@@ -5,6 +5,7 @@ import { MESSAGES, type Order } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api/dashboard-api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { PaidStatus } from '../components/paid-status';
 import { QueryTable } from '../components/query-table';
 import { formatPrice } from '../features/payment-state';
 
@@ -50,12 +51,7 @@ export default function MyOrder() {
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (
-                <div className="dash-paid">
-                  <span className="dash-badge dash-badge-paid">Paid</span>
-                  <span className="dash-txn">
-                    Transaction id: <code>{order.transactionId}</code>
-                  </span>
-                </div>
+                <PaidStatus transactionId={order.transactionId} />
               ) : (
                 <div className="dash-actions">
                   <Link className="btn btn-secondary" to={`/dashboard/payment/${order._id}`}>
