@@ -65,6 +65,7 @@ function includeResolver(includes, ttlMs) {
         signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS),
       });
       if (res.ok) body = await res.text();
+      else await res.body?.cancel();
     } catch {
       // unreachable: the page goes out without it
     }

@@ -94,6 +94,7 @@ test('React renders exactly the prerendered hero markup, which stays until the p
   await expect(fresh.locator('#root > .first-screen'), 'React replaced the static markup').toHaveCount(0);
   await expect(fresh.getByRole('heading', { name: HERO_HEADING })).toBeVisible();
   await expect(fresh.getByText('Loading...')).toHaveCount(0);
+  await expect(fresh.locator('#parts-heading'), 'the storefront page itself is not there yet').toHaveCount(0);
   expect(await heroHtml(fresh), 'the loading state is the prerendered hero').toBe(prerendered);
 
   // Its links navigate in-app even before the storefront has loaded (no document reload).
