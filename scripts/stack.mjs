@@ -118,6 +118,7 @@ export function runtimeConfig(p, env = process.env) {
   const realFirebase = Boolean(env.FIREBASE_API_KEY);
   return {
     apiBaseUrl: env.PUBLIC_API_URL ?? `http://${host}:${p.api}`,
+    shellUrl: `http://${host}:${p.shell}/`,
     remotes: {
       storefront: `http://${host}:${p.storefront}/`,
       auth: `http://${host}:${p.auth}/`,

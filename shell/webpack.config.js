@@ -1,6 +1,7 @@
+const CopyPlugin = require('copy-webpack-plugin');
 const { createConfig } = require('../scripts/webpack-config.cjs');
 
-module.exports = createConfig({
+const base = createConfig({
   dir: __dirname,
   name: 'shell',
   port: 3000,
@@ -8,3 +9,10 @@ module.exports = createConfig({
   // index.html paints the top bar and the storefront's hero before any script runs (issue 8).
   firstScreen: 'src/first-screen.tsx',
 });
+
+module.exports = (env, argv) => {
+  const config = base(env, argv);
+  // The shell inlines its stylesheet; remotes running standalone link this copy (state/standalone).
+  config.plugins.push(new CopyPlugin({ patterns: [{ from: 'src/shell.css', to: 'site.css' }] }));
+  return config;
+};

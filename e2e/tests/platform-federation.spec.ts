@@ -98,3 +98,28 @@ test('Retry loads a remote that has come back', async ({ page }) => {
   await expect(alert).toBeHidden();
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
 });
+
+test('a remote on its own origin (the storefront standalone) has the shop’s photos and styles', async ({
+  page,
+}) => {
+  const config = (await (await page.request.get('/config.json')).json()) as {
+    remotes: { storefront: string };
+    shellUrl: string;
+  };
+  const broken: string[] = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'image' && !r.ok()) broken.push(`${r.status()} ${r.url()}`);
+  });
+  await page.goto(config.remotes.storefront);
+  const card = page.getByTestId('part-card').first();
+  await expect(card).toBeVisible();
+  // Root-relative catalogue photos load from the shell, where they live.
+  const photo = card.getByRole('img');
+  await expect(photo).toHaveAttribute('src', new RegExp(`^${config.shellUrl}images/`));
+  await photo.scrollIntoViewIfNeeded();
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // The shell's shared building blocks (.btn) are styled here too.
+  const button = page.getByRole('link', { name: 'Get Started' });
+  await expect(button).toHaveCSS('background-color', 'rgb(179, 38, 30)');
+  expect(broken, 'no image failed to load').toEqual([]);
+});

@@ -16,6 +16,12 @@ export interface RuntimeConfig {
   /** Set when the Firebase Auth emulator stands in for Firebase (local mode). */
   firebaseAuthEmulatorUrl?: string;
   stripePublishableKey: string;
+  /**
+   * The shell's public URL. Root-relative catalogue images (`/images/…`) and the site stylesheet
+   * (`site.css`: tokens, .btn, .card …) live there; a remote running standalone on its own origin
+   * takes them from it. Inside the shell it is the page's own origin.
+   */
+  shellUrl?: string;
 }
 
 let current: RuntimeConfig | undefined;
@@ -36,4 +42,15 @@ export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   const config = (await res.json()) as RuntimeConfig;
   setConfig(config);
   return config;
+}
+
+/**
+ * Where a root-relative asset of the shell (a part's `/images/…` photo) loads from on this page:
+ * unchanged inside the shell, from the shell's URL on a remote's standalone page.
+ */
+export function assetUrl(src: string): string {
+  const base = current?.shellUrl;
+  if (!base || !src.startsWith('/') || src.startsWith('//')) return src;
+  const url = new URL(src, base);
+  return typeof location !== 'undefined' && url.origin === location.origin ? src : url.toString();
 }

@@ -11,8 +11,18 @@ import { readStoredSession, signedIn, signedOut } from './auth-slice';
 import { loadConfig } from './runtime-config';
 import { makeStore } from './store';
 
+/** The shell's shared stylesheet (design tokens, .btn, .card …), which the shell inlines. */
+function linkSiteStyles(shellUrl: string | undefined): void {
+  if (!shellUrl) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL('site.css', shellUrl).toString();
+  document.head.appendChild(link);
+}
+
 export async function mountStandalone(name: string, routes: ReactNode): Promise<void> {
-  await loadConfig();
+  const config = await loadConfig();
+  linkSiteStyles(config.shellUrl);
   const store = makeStore();
   const session = readStoredSession();
   store.dispatch(session ? signedIn(session) : signedOut());

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Part, type StockChange } from '@motoparts/contracts';
-import { errorMessage } from '@motoparts/state';
+import { assetUrl, errorMessage } from '@motoparts/state';
 import { useDeletePartMutation, useGetPartsQuery, useRestockPartMutation } from '../api/dashboard-api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { QueryTable } from '../components/query-table';
@@ -91,7 +91,14 @@ export default function ManageProducts() {
         renderRow={(part) => (
           <tr key={part._id} data-part-id={part._id}>
             <td>
-              <img className="dash-thumb" src={part.img} alt="" width={48} height={48} loading="lazy" />
+              <img
+                className="dash-thumb"
+                src={assetUrl(part.img)}
+                alt=""
+                width={48}
+                height={48}
+                loading="lazy"
+              />
             </td>
             <th scope="row">{part.name}</th>
             <td>{formatPrice(part.price)}</td>

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
-import { selectIsAdmin, useAppSelector, useGetPartsQuery } from '@motoparts/state';
+import { assetUrl, selectIsAdmin, useAppSelector, useGetPartsQuery } from '@motoparts/state';
 import type { Part } from '@motoparts/contracts';
 import { formatCount, formatPrice } from './format';
 
@@ -18,7 +18,7 @@ function PartCard({ part, eager }: { part: Part; eager: boolean }) {
   return (
     <article className="part-card card" data-testid="part-card" aria-labelledby={`part-${part._id}`}>
       <img
-        src={part.img}
+        src={assetUrl(part.img)}
         alt={part.name}
         width={360}
         height={240}

@@ -1,4 +1,4 @@
-import { useGetReviewsQuery } from '@motoparts/state';
+import { assetUrl, useGetReviewsQuery } from '@motoparts/state';
 import type { Review } from '@motoparts/contracts';
 import { StarRating } from './star-rating';
 
@@ -11,13 +11,13 @@ function Testimonial({ review }: { review: Review }) {
       <blockquote>{review.review}</blockquote>
       <figcaption>
         <img
-          src={review.img || DEFAULT_REVIEWER}
+          src={assetUrl(review.img || DEFAULT_REVIEWER)}
           alt=""
           width={48}
           height={48}
           loading="lazy"
           onError={(e) => {
-            e.currentTarget.src = DEFAULT_REVIEWER;
+            e.currentTarget.src = assetUrl(DEFAULT_REVIEWER);
           }}
         />
         <span className="testimonial-author">{review.email}</span>

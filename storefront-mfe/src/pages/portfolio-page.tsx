@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { assetUrl } from '@motoparts/state';
 import { ensureStorefrontStyles } from '../styles';
 
 ensureStorefrontStyles();
@@ -47,7 +48,12 @@ export default function PortfolioPage() {
   return (
     <div className="page">
       <header className="card portfolio-intro">
-        <img src="/images/avatar-default.svg" alt="Portrait of Nadia Karim" width={140} height={140} />
+        <img
+          src={assetUrl('/images/avatar-default.svg')}
+          alt="Portrait of Nadia Karim"
+          width={140}
+          height={140}
+        />
         <div>
           <h1>Nadia Karim</h1>
           <p>

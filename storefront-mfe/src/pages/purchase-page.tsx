@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
 import type { Order, Part } from '@motoparts/contracts';
-import { errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
+import { assetUrl, errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
 import { formatCount, formatPrice } from '../components/format';
 import { usePlaceOrderMutation } from '../features/purchase/orders-api';
 import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../features/purchase/stepper';
@@ -192,7 +192,7 @@ export default function PurchasePage() {
     <div className="page">
       <div className="purchase">
         <section className="purchase-product" aria-labelledby="product-heading">
-          <img src={part.img} alt={part.name} width={560} height={373} />
+          <img src={assetUrl(part.img)} alt={part.name} width={560} height={373} />
           <h1 id="product-heading">{part.name}</h1>
           <p>{part.text}</p>
           <p className="part-price">
