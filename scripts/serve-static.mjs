@@ -105,12 +105,12 @@ export function createStaticServer({
     if (hit && hit.mtimeMs === mtimeMs) return hit;
     const body = await readFile(file);
     const ext = path.extname(file);
-    const entry = {
-      ...(await compressed(body, ext)),
-      mtimeMs,
-      type: TYPES[ext] ?? 'application/octet-stream',
-    };
-    if (ext === '.html' && HAS_INCLUDE.test(body.toString('utf8'))) entry.template = body.toString('utf8');
+    const text = ext === '.html' ? body.toString('utf8') : '';
+    const meta = { mtimeMs, type: TYPES[ext] ?? 'application/octet-stream' };
+    // A page with includes is only ever served composed (withIncludes), so it is compressed then.
+    const entry = HAS_INCLUDE.test(text)
+      ? { ...meta, template: text }
+      : { ...meta, ...(await compressed(body, ext)) };
     cache.set(file, entry);
     return entry;
   }
