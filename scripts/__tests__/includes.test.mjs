@@ -80,7 +80,7 @@ async function startNginx(storefrontUrl) {
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
-    .replace('listen 80;', `listen 127.0.0.1:${port};`)
+    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
     .replace('root /usr/share/nginx/html;', `root ${siteDir()};`);
   assert.doesNotMatch(site, /\$\{[A-Z_]+\}/, 'every template variable of deploy/nginx.conf is filled in');
   writeFileSync(path.join(prefix, 'site.conf'), site);
