@@ -209,7 +209,7 @@ const ROWS: Row[] = [
     method: 'PUT',
     path: async () => {
       const email = uniqueEmail('promotable');
-      await UserModel.create({ email, role: 'user' });
+      await UserModel.create({ _id: `uid-${email}`, email, role: 'user' });
       return `/user/admin/${email}`;
     },
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
@@ -263,7 +263,7 @@ describe('tokens', () => {
     expect(res.status).toBe(401);
   });
 
-  it('issues a token carrying email, admin and a one-day exp, and the admin flag from the database', async () => {
+  it('issues a token carrying uid, email, admin and a 15-minute exp, and the admin flag from the database', async () => {
     const res = await call<{ token: string; admin: boolean }>(t.base, 'PUT', `/user/${f.admin.email}`, {
       token: f.admin.idToken,
       body: { role: 'user' },
@@ -274,7 +274,9 @@ describe('tokens', () => {
       Buffer.from(res.body.token.split('.')[1] ?? '', 'base64url').toString(),
     ) as Record<string, unknown>;
     expect(claims).toMatchObject({ email: f.admin.email, admin: true });
-    expect(Number(claims.exp) - Number(claims.iat)).toBe(86400);
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(900);
+    expect(typeof claims.sub).toBe('string');
+    expect(claims.sub).not.toBe(f.admin.email);
     const customer = await call<{ admin: boolean }>(t.base, 'PUT', `/user/${f.customer.email}`, {
       token: f.customer.idToken,
       body: { role: 'admin' },
@@ -285,7 +287,7 @@ describe('tokens', () => {
 
   it('make-admin takes effect at once and answers modifiedCount (0 when already admin)', async () => {
     const email = uniqueEmail('promoted');
-    await UserModel.create({ email });
+    await UserModel.create({ _id: `uid-${email}`, email });
     const first = await call(t.base, 'PUT', `/user/admin/${email}`, { token: f.admin.token });
     expect(first.body).toEqual({ modifiedCount: 1 });
     const again = await call(t.base, 'PUT', `/user/admin/${email}`, { token: f.admin.token });
