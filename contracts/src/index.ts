@@ -18,7 +18,10 @@ export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/i, 'must be a 24-
  * Control characters (C0, DEL, C1) ring bells, rewrite terminals and hide text in the admin's
  * views and our logs; no field has a use for them. Long texts keep their line breaks and tabs.
  */
+// Matching control characters is the point of these two patterns.
+// eslint-disable-next-line no-control-regex
 export const NO_CONTROL_CHARS = /^[^\x00-\x1f\x7f-\x9f]*$/;
+// eslint-disable-next-line no-control-regex
 export const NO_CONTROL_CHARS_EXCEPT_LINES = /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$/;
 export const CONTROL_CHARS_MESSAGE = 'must not contain control characters';
 /** A one-line string: no control characters at all. */
@@ -34,7 +37,12 @@ export const emailSchema = line()
 const text = (max: number) => line().trim().min(1, 'is required').max(max);
 /** Multi-line text (descriptions, reviews): newlines and tabs allowed, other control characters not. */
 const longText = (max: number) =>
-  z.string().regex(NO_CONTROL_CHARS_EXCEPT_LINES, CONTROL_CHARS_MESSAGE).trim().min(1, 'is required').max(max);
+  z
+    .string()
+    .regex(NO_CONTROL_CHARS_EXCEPT_LINES, CONTROL_CHARS_MESSAGE)
+    .trim()
+    .min(1, 'is required')
+    .max(max);
 const optionalText = (max: number) => line().trim().max(max).default('');
 const httpUrl = line()
   .trim()

@@ -30,7 +30,12 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: ctx.method, url: loggableUrl(ctx.url), status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      const line = {
+        method: ctx.method,
+        url: loggableUrl(ctx.url),
+        status: ctx.status,
+        ms: Math.round(ms * 10) / 10,
+      };
       // 503 is an expected state (database away), not a bug: warn, not error.
       if (ctx.status === 503) ctx.state.log.warn(line, 'request refused: service unavailable');
       else if (ctx.status >= 500) ctx.state.log.error(line, 'request failed');

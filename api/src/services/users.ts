@@ -82,7 +82,12 @@ async function releaseEmail(uid: string, email: string): Promise<void> {
  * admins when Firebase says the address is verified (the emulator cannot verify addresses, so
  * there the list applies as is, with a log line); nobody else gets a role from here.
  */
-export async function syncUser(env: Env, log: Logger, account: UserRecord, email: string): Promise<StoredUser> {
+export async function syncUser(
+  env: Env,
+  log: Logger,
+  account: UserRecord,
+  email: string,
+): Promise<StoredUser> {
   const uid = account.uid;
   const name = (account.displayName ?? '').trim().slice(0, 120);
   const listed = env.ADMIN_EMAILS.includes(email);
