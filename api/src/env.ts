@@ -98,7 +98,12 @@ const rateLimitsSchema = z
     },
   }));
 
-const fullEnvSchema = envSchema.and(rateLimitsSchema);
+const rateLimitStoreSchema = z.object({
+  /** Where abuse-limit counters live; default: memory with the embedded DB, MongoDB otherwise. */
+  RATE_LIMIT_STORE: z.enum(['memory', 'mongo']).optional(),
+});
+
+const fullEnvSchema = envSchema.and(rateLimitsSchema).and(rateLimitStoreSchema);
 
 export type Env = z.infer<typeof fullEnvSchema>;
 

@@ -4,6 +4,7 @@ import type { Order, Review, User } from '@motoparts/contracts';
 import { firebaseAuth } from '../lib/firebase';
 import { OrderModel } from '../models/order';
 import { UserModel } from '../models/user';
+import { syncUser } from '../services/users';
 import {
   account,
   claimsOf,
@@ -222,5 +223,30 @@ describe('what the public and the log see', () => {
     expect(requests.some((l) => l.url === '/order?user=[email]')).toBe(true);
     const long = requests.find((l) => l.url?.startsWith('/parts?q=xxx'));
     expect(long?.url?.length).toBeLessThanOrEqual(201);
+  });
+});
+
+describe('ADMIN_EMAILS bootstrap', () => {
+  it('needs an address Firebase verified, except in emulator mode (which says so in the log)', async () => {
+    const email = uniqueEmail('listed');
+    const idToken = await signUp(email);
+    const uid = String(claimsOf(idToken).user_id);
+    const account = await firebaseAuth(t.env).getUser(uid);
+    expect(account.emailVerified).toBe(false);
+    const listed = { ...t.env, ADMIN_EMAILS: [email] };
+    const log = pino({ level: 'silent' });
+    // A real Firebase project: an unverified listed address gets no role.
+    const real = { ...listed, FIREBASE_AUTH_EMULATOR_HOST: undefined };
+    expect((await syncUser(real, log, account, email)).role).toBe('user');
+    // Once Firebase has verified it, it does.
+    const verified = await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
+    expect((await syncUser(real, log, verified, email)).role).toBe('admin');
+    // Emulator mode cannot verify addresses: the list applies as is, with a warning line.
+    const before = logLines.length;
+    const admin = await exchange(adminEmail, adminIdToken);
+    expect(admin.body.admin).toBe(true);
+    expect(
+      logLines.slice(before).some((l) => l.includes('ADMIN_EMAILS: unverified address made admin')),
+    ).toBe(true);
   });
 });

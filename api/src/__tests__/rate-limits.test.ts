@@ -1,4 +1,7 @@
+import mongoose from 'mongoose';
 import type { ApiError } from '@motoparts/contracts';
+import { AppError } from '../errors';
+import { createRateLimits } from '../lib/rate-limits';
 import { account, signIn, uniqueEmail } from './support/auth';
 import { call, insertPart, startTestApp, type Res, type TestApp } from './support/harness';
 
@@ -88,4 +91,25 @@ it('anonymous list paging is limited per client address', async () => {
   const refused = results[firstRefused];
   if (!refused) throw new Error('unreachable');
   expectLimited(refused, 60);
+});
+
+it('with the MongoDB store, API processes share one budget per key', async () => {
+  // Two limit sets on the same database behave as two API processes would.
+  const env = { ...t.env, RATE_LIMIT_STORE: 'mongo' as const };
+  env.RATE_LIMITS = { ...env.RATE_LIMITS, review: { points: 3, seconds: 60 } };
+  const a = createRateLimits(env);
+  const b = createRateLimits(env);
+  const key = `shared-${Date.now()}`;
+  await a.consume('review', key);
+  await b.consume('review', key);
+  await a.consume('review', key);
+  const refused = await b.consume('review', key).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(AppError);
+  expect((refused as AppError).status).toBe(429);
+  expect((refused as AppError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  // The counter is in the database, not in either process.
+  expect(
+    await mongoose.connection.collection('rate_limits').countDocuments({ key: `rl_review:${key}` }),
+  ).toBe(1);
+  await expect(a.consume('review', `${key}-other`)).resolves.toBeUndefined();
 });

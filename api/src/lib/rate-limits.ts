@@ -42,7 +42,7 @@ function budget(env: Env, name: LimitName): { points: number; seconds: number } 
  * index) and fall back to memory while the database is away rather than refusing everyone.
  */
 export function createRateLimits(env: Env): RateLimits {
-  const shared = !env.MONGODB_EMBEDDED;
+  const shared = (env.RATE_LIMIT_STORE ?? (env.MONGODB_EMBEDDED ? 'memory' : 'mongo')) === 'mongo';
   const limiters = new Map<LimitName, RateLimiterAbstract>();
   for (const name of Object.keys(RATE_LIMITS) as LimitName[]) {
     const { points, seconds } = budget(env, name);
@@ -54,6 +54,8 @@ export function createRateLimits(env: Env): RateLimits {
             ...opts,
             storeClient: mongoose.connection,
             tableName: 'rate_limits',
+            // FerretDB has no TTL indexes (it refuses expireAfterSeconds); MongoDB gets them.
+            disableIndexesCreation: env.MONGODB_EMBEDDED,
             insuranceLimiter: new RateLimiterMemory(opts),
           })
         : new RateLimiterMemory(opts),
