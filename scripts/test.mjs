@@ -70,7 +70,17 @@ try {
     const { apiEnv } = await startStack(TEST_PORTS, {
       quiet: true,
       dbDir,
-      env: { ...process.env, NODE_ENV: 'test' },
+      // The e2e suite signs the two demo accounts in from one address far more often than a
+      // person would; the limits themselves are tested against the API (rate-limits.test.ts).
+      env: {
+        RATE_LIMIT_EXCHANGE_IP: '100000/60',
+        RATE_LIMIT_EXCHANGE_USER: '100000/60',
+        RATE_LIMIT_ORDER: '100000/60',
+        RATE_LIMIT_REVIEW: '100000/60',
+        RATE_LIMIT_LISTING: '100000/60',
+        ...process.env,
+        NODE_ENV: 'test',
+      },
     });
     const serviceEnv = { ...apiEnv, NODE_ENV: 'test' };
     if (want('unit')) {
