@@ -17,9 +17,13 @@ const STRIPE = {
   connect: ['https://api.stripe.com'],
   img: ['https://*.stripe.com'],
 };
-/** What the Firebase Auth web SDK needs: Google's identity endpoints and, for the popup, gapi. */
+/**
+ * What the Firebase Auth web SDK needs: Google's identity endpoints, gapi for the popup, and the
+ * Google account photos its users carry as photoURL (the top bar's avatar).
+ */
 const FIREBASE = {
   script: ['https://apis.google.com'],
+  img: ['https://*.googleusercontent.com'],
   connect: [
     'https://identitytoolkit.googleapis.com',
     'https://securetoken.googleapis.com',
@@ -67,7 +71,7 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     'default-src': "'self'",
     'script-src': list("'self'", ours, hashes.script, STRIPE.script, FIREBASE.script),
     'style-src': list("'self'", ours, hashes.style),
-    'img-src': list("'self'", ours, 'data:', STRIPE.img),
+    'img-src': list("'self'", ours, 'data:', FIREBASE.img, STRIPE.img),
     'font-src': list("'self'", ours),
     'connect-src': list("'self'", ours, api, emulator, FIREBASE.connect, STRIPE.connect),
     'frame-src': list(STRIPE.frame, authDomain, emulator),
