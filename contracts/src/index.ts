@@ -12,7 +12,7 @@ export * from './messages';
 
 // In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
 // by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.
-if (typeof document !== 'undefined') z.config({ jitless: true });
+if ('document' in globalThis) z.config({ jitless: true });
 
 // ---------- shared primitives ----------
 
