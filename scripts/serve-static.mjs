@@ -3,14 +3,18 @@
 // kept in memory), `immutable` for content-hashed files, `no-cache` for entries (index.html,
 // remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks, and
 // nginx-style server-side includes in HTML (`<!--# include virtual="/prefix/…" -->`, resolved
-// against another server with --include /prefix/=http://host:port/), as deploy/nginx.conf does.
-// Usage: node scripts/serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa]
+// against another server with --include /prefix/=http://host:port/; stylesheets under such a
+// prefix are passed through to browsers, the fragments themselves are not), and the security
+// headers of scripts/csp.mjs (a Content-Security-Policy from config.json, nosniff, referrer
+// policy), as deploy/nginx.conf does. Source maps are never served.
+// Usage: node scripts/serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa]
 //          [--include /prefix/=<origin>/ ...]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
+import { inlineHashes, securityHeaders } from './csp.mjs';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -27,10 +31,9 @@ const TYPES = {
   '.webp': 'image/webp',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.map']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
 // webpack's [contenthash] files: name.<hex>.js / <id>.<hex>.js
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|svg|png|jpg|webp|woff2)$/;
 
@@ -88,6 +91,25 @@ async function compressed(body, ext) {
   return entry;
 }
 
+/** A stylesheet of an included fragment, fetched from its server as nginx's proxy_pass does. */
+async function passThrough(base, rel, req, res) {
+  let upstream;
+  try {
+    upstream = await fetch(new URL(rel, base), { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+  } catch {
+    res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway');
+    return;
+  }
+  const body = Buffer.from(await upstream.arrayBuffer());
+  res.writeHead(upstream.status, {
+    'content-type': upstream.headers.get('content-type') ?? TYPES['.css'],
+    'cache-control': upstream.headers.get('cache-control') ?? 'no-cache',
+    'x-content-type-options': 'nosniff',
+    'content-length': body.length,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 export function createStaticServer({
   dir,
   configJson,
@@ -98,6 +120,24 @@ export function createStaticServer({
   const root = path.resolve(dir);
   const cache = new Map();
   const resolveIncludes = includeResolver(includes, fragmentTtlMs);
+  const config = configJson ? JSON.parse(configJson) : {};
+  // Every answer carries the headers. The policy is the site's: its origins from config.json and
+  // the hashes of index.html's inline elements (one policy per front end, as nginx is given).
+  const baseHeaders = securityHeaders(config);
+  let siteHeaders = baseHeaders;
+  const indexFile = path.join(root, 'index.html');
+  async function refreshSiteHeaders() {
+    const info = await stat(indexFile).catch(() => null);
+    siteHeaders = info ? (await load(indexFile, info.mtimeMs)).headers : baseHeaders;
+  }
+  const plain = (res, status, text) =>
+    res
+      .writeHead(status, {
+        ...siteHeaders,
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-cache',
+      })
+      .end(text);
 
   // Keyed by path and mtime, so a rebuild is served at once without restarting the server.
   async function load(file, mtimeMs) {
@@ -106,7 +146,11 @@ export function createStaticServer({
     const body = await readFile(file);
     const ext = path.extname(file);
     const text = ext === '.html' ? body.toString('utf8') : '';
-    const meta = { mtimeMs, type: TYPES[ext] ?? 'application/octet-stream' };
+    const meta = {
+      mtimeMs,
+      type: TYPES[ext] ?? 'application/octet-stream',
+      headers: text ? securityHeaders(config, inlineHashes(text)) : null,
+    };
     // A page with includes is only ever served composed (withIncludes), so it is compressed then.
     const entry = HAS_INCLUDE.test(text)
       ? { ...meta, template: text }
@@ -126,20 +170,42 @@ export function createStaticServer({
 
   return createServer(async (req, res) => {
     try {
+      await refreshSiteHeaders();
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { allow: 'GET, HEAD' }).end();
+        res.writeHead(405, { ...siteHeaders, allow: 'GET, HEAD' }).end();
         return;
       }
       const url = new URL(req.url ?? '/', 'http://x');
       res.setHeader('access-control-allow-origin', '*');
       if (url.pathname === '/config.json' && configJson) {
-        res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
+        res.writeHead(200, { ...siteHeaders, 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
         res.end(req.method === 'HEAD' ? undefined : configJson);
         return;
       }
-      let file = path.join(root, decodeURIComponent(url.pathname));
-      if (!file.startsWith(root)) {
-        res.writeHead(400).end('Bad path');
+      let pathname;
+      try {
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        plain(res, 400, 'Bad request: malformed percent-escape in the path');
+        return;
+      }
+      // Source maps stay on the build machine (hidden-source-map): they hold the full sources.
+      if (pathname.endsWith('.map') || pathname.includes('\0')) {
+        plain(res, 404, 'Not found');
+        return;
+      }
+      const prefix = Object.keys(includes).find((p) => pathname.startsWith(p));
+      if (prefix) {
+        // The included fragments' stylesheets are public (a page links them); the fragments are not.
+        if (path.extname(pathname) === '.css')
+          await passThrough(includes[prefix], pathname.slice(prefix.length), req, res);
+        else plain(res, 404, 'Not found');
+        return;
+      }
+      let file = path.join(root, pathname);
+      // With the separator: a sibling folder such as `dist-old` must not pass for `dist`.
+      if (file !== root && !file.startsWith(root + path.sep)) {
+        plain(res, 404, 'Not found');
         return;
       }
       let info = await stat(file).catch(() => null);
@@ -154,7 +220,7 @@ export function createStaticServer({
           info = await stat(file).catch(() => null);
         }
         if (!info) {
-          res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-cache' }).end('Not found');
+          plain(res, 404, 'Not found');
           return;
         }
       }
@@ -162,6 +228,7 @@ export function createStaticServer({
       const entry = loaded.template ? { ...loaded, ...(await withIncludes(loaded)) } : loaded;
       const accept = String(req.headers['accept-encoding'] ?? '');
       const headers = {
+        ...(entry.headers ?? siteHeaders),
         'content-type': entry.type,
         'cache-control': cacheControlFor(file),
         vary: 'accept-encoding',
@@ -178,7 +245,8 @@ export function createStaticServer({
       res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
+      if (!res.headersSent) plain(res, 500, 'Internal error');
+      else res.destroy();
       console.error(err);
     }
   });
@@ -190,10 +258,13 @@ if (isMain) {
   const [dir, portArg, ...rest] = process.argv.slice(2);
   if (!dir || !portArg) {
     console.error(
-      'usage: serve-static.mjs <dir> <port> [--config <file.json>] [--no-spa] [--include /prefix/=<origin>/]',
+      'usage: serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa] [--include /prefix/=<origin>/]',
     );
     process.exit(2);
   }
+  const hostIdx = rest.indexOf('--host');
+  // Loopback by default: this serves a development stack; put a real server in front to publish.
+  const host = hostIdx >= 0 ? rest[hostIdx + 1] : '127.0.0.1';
   const configIdx = rest.indexOf('--config');
   const configJson = configIdx >= 0 ? await readFile(rest[configIdx + 1], 'utf8') : undefined;
   const includes = Object.fromEntries(
@@ -205,6 +276,6 @@ if (isMain) {
     console.error(err.code === 'EADDRINUSE' ? `Port ${port} is already in use.` : err.message);
     process.exit(1);
   });
-  server.listen(port, '0.0.0.0', () => console.log(`serving ${dir} on http://localhost:${port}`));
+  server.listen(port, host, () => console.log(`serving ${dir} on http://${host}:${port}`));
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));
 }

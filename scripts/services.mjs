@@ -1,7 +1,8 @@
 // Local stand-ins for the outside services (guide §3) and the helpers to run them: used by
 // `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,7 +189,9 @@ export async function startFerret({ port, dataDir = path.join(DATA_DIR, 'db'), q
 }
 
 export async function startStripeMock({ port, quiet = true }) {
-  const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), ['-http-port', String(port)], { quiet });
+  const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), ['-http-addr', `127.0.0.1:${port}`], {
+    quiet,
+  });
   await waitForPort(port, { child });
   return child;
 }
@@ -223,6 +226,28 @@ export async function startAuthEmulator({ port, quiet = true }) {
   return child;
 }
 
+/**
+ * This checkout's own secrets for the API's tokens and the Stripe webhook signature, generated on
+ * first use into .data/secrets.json (git-ignored), so no secret the API accepts is ever published.
+ * `wx`: parallel first runs (npm test's stack and jest's setup) agree on one file.
+ */
+export function localSecrets(dataDir = DATA_DIR) {
+  const file = path.join(dataDir, 'secrets.json');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    const secrets = {
+      JWT_SECRET: randomBytes(36).toString('base64url'),
+      STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64url')}`,
+    };
+    try {
+      writeFileSync(file, JSON.stringify(secrets, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
 /** Environment the API (and tests talking to the same services) needs for a set of ports. */
 export function serviceEnv(p, { mongodbUri } = {}) {
   return {
@@ -232,8 +257,7 @@ export function serviceEnv(p, { mongodbUri } = {}) {
     FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
     STRIPE_API_BASE: `http://127.0.0.1:${p.stripe}`,
     STRIPE_SECRET_KEY: 'sk_test_123',
-    STRIPE_WEBHOOK_SECRET: 'whsec_motoparts_local',
-    JWT_SECRET: 'local-dev-secret-change-me-in-production-0123456789',
+    ...localSecrets(),
     ADMIN_EMAILS: 'admin@motoparts.test',
   };
 }

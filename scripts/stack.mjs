@@ -193,7 +193,9 @@ export async function startStack(p, { quiet = false, build = true, env = process
   // A 128 MB heap keeps peak RSS under load at ~145 MB (measured in bench/api) instead of 210–270 MB
   // of uncollected garbage; the catalogue cache of 10,000 parts needs a few MB.
   const api = run('api', 'node', ['--max-old-space-size=128', path.join(ROOT, 'api', 'dist', 'server.js')], {
-    env: { ...apiEnv, PORT: String(p.api), NODE_ENV: env.NODE_ENV ?? 'production' },
+    // Development mode on the loopback interface only: this stack runs the auth emulator and
+    // stripe-mock, which a production API refuses (api/src/env.ts, productionProblems).
+    env: { ...apiEnv, PORT: String(p.api), HOST: '127.0.0.1', NODE_ENV: env.NODE_ENV ?? 'development' },
     quiet,
   });
   await waitForPort(p.api, { child: api, timeoutMs: 60_000 }).catch((err) => {
@@ -212,6 +214,8 @@ export async function startStack(p, { quiet = false, build = true, env = process
         path.join(ROOT, 'scripts', 'serve-static.mjs'),
         path.join(ROOT, f.ws, 'dist'),
         String(p[f.port]),
+        '--host',
+        '127.0.0.1',
         '--config',
         configFile,
         // The shell's index.html includes the storefront's prerendered hero (deploy/nginx.conf).

@@ -113,23 +113,46 @@ function slimShared() {
     },
     // Toasts are never part of the first paint: the facade loads the library (10 KB gzip) on the
     // first toast() call; <ToastContainer> renders nothing until then (react-toastify 11 queues
-    // toasts emitted before a container mounts, so none is lost).
+    // toasts emitted before a container mounts, so none is lost). The unstyled build: the
+    // default one injects its CSS as a <style> element, which the Content-Security-Policy refuses.
     'react-toastify': {
       names: ['toast', 'ToastContainer'],
-      text: lazyToastify(pkgFile('react-toastify', 'dist/index.mjs')),
+      text: lazyToastify(
+        pkgFile('react-toastify', 'dist/unstyled.mjs'),
+        pkgFile('react-toastify', 'dist/ReactToastify.css'),
+      ),
     },
   };
 }
 
-/** The lazy react-toastify facade (see slimShared). Same API for `toast` and `ToastContainer`. */
-function lazyToastify(real) {
+/**
+ * The lazy react-toastify facade (see slimShared). Same API for `toast` and `ToastContainer`.
+ * Its stylesheet is adopted as a constructed sheet (not inline code for the CSP).
+ */
+function lazyToastify(real, css) {
   return `import { createElement, useEffect, useState } from 'react';
 
 let lib;
 let loading;
 const waiting = new Set();
+function adopt(text) {
+  if (typeof document === 'undefined') return;
+  if ('adoptedStyleSheets' in document) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } else {
+    const style = document.createElement('style');
+    style.textContent = text;
+    document.head.appendChild(style);
+  }
+}
 function load() {
-  loading ??= import(/* webpackChunkName: "react-toastify" */ ${JSON.stringify(real)}).then((m) => {
+  loading ??= Promise.all([
+    import(/* webpackChunkName: "react-toastify" */ ${JSON.stringify(real)}),
+    import(/* webpackChunkName: "react-toastify" */ ${JSON.stringify(css)}),
+  ]).then(([m, styles]) => {
+    adopt(styles.default);
     lib = m;
     for (const notify of waiting) notify(m);
     waiting.clear();
@@ -354,7 +377,11 @@ class PrerenderPlugin {
         { name: 'PrerenderPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
         () => {
           for (const [asset, file] of Object.entries(this.pages)) {
-            compilation.emitAsset(asset, new sources.RawSource(prerender(file)));
+            // A folder ('prerender/'): the module returns several files, name → content.
+            const files = asset.endsWith('/')
+              ? Object.entries(prerender(file)).map(([name, text]) => [asset + name, text])
+              : [[asset, prerender(file)]];
+            for (const [name, text] of files) compilation.emitAsset(name, new sources.RawSource(text));
           }
         },
       );
@@ -365,7 +392,8 @@ class PrerenderPlugin {
 /**
  * @param {{ dir: string, name: string, port: number, exposes?: Record<string,string>, title: string,
  *   prerender?: Record<string, string>, firstScreen?: string }} o
- *   prerender: fragments a remote emits (asset path → module in dir); firstScreen: a module whose
+ *   prerender: fragments a remote emits (asset path → module in dir; a path ending in `/` takes
+ *   the module's { file name: content } object); firstScreen: a module whose
  *   default export returns { head, root }, the static first screen put into index.html.
  */
 function createConfig({ dir, name, port, exposes = {}, title, prerender: pages = {}, firstScreen }) {
@@ -378,7 +406,10 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
     // The federated build of a remote has no page of its own: only the remoteEntry.js container.
     entry: kind === 'remote' ? {} : './src/index.ts',
     mode: production ? 'production' : 'development',
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // Production maps are written for error reports but not referenced from the bundles, and the
+    // servers refuse to serve them (they hold the full sources). Development maps are inline:
+    // eval-based ones would need 'unsafe-eval' in the Content-Security-Policy.
+    devtool: production ? 'hidden-source-map' : 'inline-cheap-module-source-map',
     // Modern browsers only (ES2020: optional chaining, ??, async/await kept as is): drops the
     // ES5 helpers and arrow-function wrappers webpack would otherwise emit around every chunk.
     target: ['web', 'es2020'],

@@ -12,6 +12,7 @@ module.exports = createConfig({
     './PortfolioPage': './src/pages/portfolio-page.tsx',
     './PurchasePage': './src/pages/purchase-page.tsx',
   },
-  // The hero, for the shell's index.html to paint before any script runs (src/prerender/home.tsx).
-  prerender: { 'prerender/home.html': 'src/prerender/home.tsx' },
+  // The hero and its stylesheet, for the shell's index.html to paint before any script runs
+  // (src/prerender/home.tsx → prerender/home.html, prerender/hero.css).
+  prerender: { 'prerender/': 'src/prerender/home.tsx' },
 });

@@ -17,6 +17,8 @@ const csv = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** A production demo on the local stand-ins (auth emulator, stripe-mock): see productionProblems. */
+  ALLOW_LOCAL_SERVICES: bool,
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -134,6 +136,59 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(names, `Invalid environment:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/**
+ * Secrets that have been written into this repository at some point (scripts, compose defaults,
+ * tests): anyone can read them, so a production process must never accept one.
+ */
+const PUBLISHED_SECRETS = new Set([
+  'local-dev-secret-change-me-in-production-0123456789',
+  'check-only-secret-0123456789abcdef',
+  'whsec_motoparts_local',
+  'whsec_abc',
+  'whsec_not_ours',
+]);
+const MIN_SECRET_LENGTH = 32;
+
+function secretProblem(name: string, value: string, prefix = ''): string | null {
+  const random = value.startsWith(prefix) ? value.slice(prefix.length) : value;
+  if (PUBLISHED_SECRETS.has(value))
+    return `${name} is a development value published in the MotoParts repository`;
+  if (random.length < MIN_SECRET_LENGTH) {
+    return `${name} is shorter than ${MIN_SECRET_LENGTH} characters${prefix ? ` after "${prefix}"` : ''}`;
+  }
+  // 'x' repeated, '0123…' and similar placeholders pass a length check but are not secrets.
+  if (new Set(random).size < 10) return `${name} is not random (fewer than 10 distinct characters)`;
+  return null;
+}
+
+/**
+ * Why this environment must not serve the public: one line per problem, empty when fine (and
+ * always empty outside NODE_ENV=production, where the local stack's generated secrets and
+ * stand-ins are expected). Published or weak secrets are always refused in production; the
+ * local stand-ins (Firebase Auth emulator, stripe-mock) only with ALLOW_LOCAL_SERVICES=1, which
+ * says the deployment is a demo whose identities and payments are not real.
+ */
+export function productionProblems(env: Env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const problems = [
+    secretProblem('JWT_SECRET', env.JWT_SECRET),
+    secretProblem('STRIPE_WEBHOOK_SECRET', env.STRIPE_WEBHOOK_SECRET, 'whsec_'),
+  ];
+  if (!env.ALLOW_LOCAL_SERVICES) {
+    if (env.FIREBASE_AUTH_EMULATOR_HOST) {
+      problems.push(
+        'FIREBASE_AUTH_EMULATOR_HOST is set: the Firebase Auth emulator accepts unsigned ID tokens',
+      );
+    }
+    if (env.STRIPE_API_BASE && new URL(env.STRIPE_API_BASE).host !== 'api.stripe.com') {
+      problems.push(
+        `STRIPE_API_BASE points at ${env.STRIPE_API_BASE} (stripe-mock), not the real Stripe API`,
+      );
+    }
+  }
+  return problems.filter((p): p is string => p !== null);
 }
 
 /** Pool size: 1 against the embedded FerretDB (each operation then runs alone, guide §3). */

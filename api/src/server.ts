@@ -1,11 +1,19 @@
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './db';
-import { EnvError, loadEnv, type Env } from './env';
+import { EnvError, loadEnv, productionProblems, type Env } from './env';
 import { createLogger } from './logger';
 
 function readEnv(): Env {
   try {
-    return loadEnv();
+    const env = loadEnv();
+    const problems = productionProblems(env);
+    if (problems.length > 0) {
+      process.stderr.write(
+        `motoparts-api: refusing to start with NODE_ENV=production:\n${problems.map((p) => `  ${p}\n`).join('')}`,
+      );
+      process.exit(1);
+    }
+    return env;
   } catch (err) {
     if (err instanceof EnvError) {
       process.stderr.write(`motoparts-api: ${err.message}\n`);
@@ -18,6 +26,9 @@ function readEnv(): Env {
 async function main(): Promise<void> {
   const env = readEnv();
   const logger = createLogger(env);
+  if (env.NODE_ENV === 'production' && env.ALLOW_LOCAL_SERVICES) {
+    logger.warn('ALLOW_LOCAL_SERVICES=1: a demo; local stand-ins for Firebase Auth and Stripe are allowed');
+  }
   const app = createApp({ env, logger });
   const server = app.listen(env.PORT, env.HOST);
   server.on('error', (err: NodeJS.ErrnoException) => {

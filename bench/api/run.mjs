@@ -47,6 +47,8 @@ const baseEnv = {
   ...serviceEnv(ports),
   MONGODB_URI: `mongodb://127.0.0.1:${ports.db}/motoparts-scale`,
   NODE_ENV: 'production',
+  // Production's code paths against the local stand-ins, which production refuses unless told.
+  ALLOW_LOCAL_SERVICES: '1',
   LOG_LEVEL: 'warn',
 };
 

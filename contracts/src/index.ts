@@ -10,6 +10,10 @@ import { MESSAGES, UI_EMAIL_PATTERN } from './messages';
 // Texts and constants live in a zod-free module so light pages can import them alone.
 export * from './messages';
 
+// In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
+// by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.
+if ('document' in globalThis) z.config({ jitless: true });
+
 // ---------- shared primitives ----------
 
 export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/i, 'must be a 24-character hex id');

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
 
@@ -30,20 +32,33 @@ interface Script {
   headers: Record<string, string>;
 }
 
+/** Which workspace's dist/ each front end's origin serves (from the shell's config.json). */
+async function distDirs(page: Page, shellOrigin: string): Promise<Map<string, string>> {
+  const config = (await (await page.request.get(`${shellOrigin}/config.json`)).json()) as {
+    remotes: Record<string, string>;
+  };
+  const root = path.join(__dirname, '..', '..');
+  const dirs = new Map([[shellOrigin, path.join(root, 'shell', 'dist')]]);
+  for (const [name, url] of Object.entries(config.remotes)) {
+    dirs.set(new URL(url).origin, path.join(root, `${name}-mfe`, 'dist'));
+  }
+  return dirs;
+}
+
 /**
  * What a script is: the shell's entry, a remote's container, a chunk of shared library code (its
  * source map lists only node_modules / webpack runtime: react-dom, the router…), or an
  * application chunk. Without a source map a chunk counts as application code (the stricter cap).
+ * The maps are hidden (never served, not referenced by the bundles): read from the build.
  */
-async function kindOf(page: Page, url: string, body: string, shellOrigin: string): Promise<Kind> {
+async function kindOf(url: string, dirs: Map<string, string>, shellOrigin: string): Promise<Kind> {
   const { origin, pathname } = new URL(url);
   if (pathname.endsWith('/remoteEntry.js')) return 'remoteEntry';
   if (origin === shellOrigin && /^\/main\.[0-9a-f]+\.js$/.test(pathname)) return 'shell';
-  const mapName = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(body)?.[1];
-  if (!mapName) return 'chunk';
-  const res = await page.request.get(new URL(mapName, url).toString());
-  if (!res.ok()) return 'chunk';
-  const { sources = [] } = (await res.json()) as { sources?: string[] };
+  const dist = dirs.get(origin);
+  const mapFile = dist && path.join(dist, `${path.posix.basename(pathname)}.map`);
+  if (!mapFile || !existsSync(mapFile)) return 'chunk';
+  const { sources = [] } = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources?: string[] };
   const libraryOnly = sources.every((s) =>
     /node_modules\/|webpack\/runtime|\(webpack\)|\.federation\//.test(s),
   );
@@ -121,6 +136,7 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
   await page.waitForTimeout(300);
 
   const shellOrigin = new URL(baseURL ?? page.url()).origin;
+  const dirs = await distDirs(page, shellOrigin);
   const scripts: Script[] = [];
   for (const [i, r] of responses.entries()) {
     if (r.status() !== 200) continue;
@@ -132,7 +148,7 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
       url: r.url(),
       file: `${host}${pathname}`,
       gzip: gzipSync(raw, { level: 9 }).length,
-      kind: await kindOf(page, r.url(), body, shellOrigin),
+      kind: await kindOf(r.url(), dirs, shellOrigin),
       body,
       headers: await r.allHeaders(),
     });
@@ -166,6 +182,14 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
     expect(s.url, 'no Firebase/Stripe script URL on a cold /').not.toMatch(HEAVY_URL);
     expect(HEAVY_BODY.exec(s.body)?.[0] ?? null, `${s.file} carries Firebase/Stripe code`).toBeNull();
   }
+
+  // Source maps stay hidden: no bundle points at one, and none is served.
+  for (const s of scripts) {
+    expect(s.body, `${s.file} names no source map`).not.toMatch(/\/\/# sourceMappingURL=/);
+  }
+  const shared = scripts.find((s) => s.kind === 'shared');
+  expect(shared, 'the build wrote the (hidden) maps that classify shared chunks').toBeDefined();
+  expect((await page.request.get(`${shared?.url ?? ''}.map`)).status(), 'maps are not served').toBe(404);
 
   // One react-dom across every container (the share scope check is in platform-federation).
   const reactDomCopies = scripts.reduce((n, s) => n + s.body.split(REACT_DOM_MARKER).length - 1, 0);

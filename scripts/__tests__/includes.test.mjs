@@ -4,40 +4,16 @@
 // same cases run against both, over real HTTP, with a real upstream standing in for the
 // storefront: `node --test scripts/__tests__` (nginx from Debian's package; .ci/run installs it).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createStaticServer } from '../serve-static.mjs';
+import { close, freePort, listen, startNginx as startNginxOn } from './support/servers.mjs';
 
-const ROOT = path.join(import.meta.dirname, '..', '..');
 const PAGE =
   '<main><!--# config errmsg="" --><!--# include virtual="/_fragments/storefront/prerender/home.html" --></main>';
-
-const listen = (server) =>
-  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
-const close = (server) => new Promise((resolve) => server.close(resolve));
-const freePort = async () => {
-  const s = createServer();
-  const port = await listen(s);
-  await close(s);
-  return port;
-};
-const waitFor = async (url) => {
-  for (let i = 0; i < 100; i += 1) {
-    if (
-      await fetch(url).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
-};
 
 /** A stand-in storefront whose fragment answer each test sets. */
 let fragment = { status: 200, body: '<h1>Hero v1</h1>' };
@@ -45,6 +21,9 @@ let upstream;
 let upstreamUrl;
 before(async () => {
   upstream = createServer((req, res) => {
+    if (req.url === '/prerender/hero.css') {
+      return res.writeHead(200, { 'content-type': 'text/css' }).end('.hero{color:red}');
+    }
     if (req.url !== '/prerender/home.html') return res.writeHead(404).end('<html>not found</html>');
     res.writeHead(fragment.status, { 'content-type': 'text/html' }).end(fragment.body);
   });
@@ -70,39 +49,8 @@ async function startStaticServer(storefrontUrl) {
   return { url, stop: () => close(server) };
 }
 
-/** nginx with deploy/nginx.conf, its template variables filled in as the nginx image does. */
-async function startNginx(storefrontUrl) {
-  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync(p, ['-v']).status === 0);
-  assert.ok(nginx, 'nginx is not installed (apt-get install nginx); .ci/run installs it');
-  const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-'));
-  mkdirSync(path.join(prefix, 'logs'));
-  const port = await freePort();
-  const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
-    .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
-    .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
-    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
-    .replace('root /usr/share/nginx/html;', `root ${siteDir()};`);
-  assert.doesNotMatch(site, /\$\{[A-Z_]+\}/, 'every template variable of deploy/nginx.conf is filled in');
-  writeFileSync(path.join(prefix, 'site.conf'), site);
-  writeFileSync(
-    path.join(prefix, 'nginx.conf'),
-    `daemon off; pid ${prefix}/nginx.pid; error_log ${prefix}/logs/error.log;
-     events {}
-     http { access_log off; client_body_temp_path ${prefix}; proxy_temp_path ${prefix};
-            include ${prefix}/site.conf; }`,
-  );
-  const child = spawn(nginx, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: 'inherit' });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGQUIT');
-      }),
-  };
-}
+/** nginx with deploy/nginx.conf. */
+const startNginx = (storefrontUrl) => startNginxOn({ root: siteDir(), storefrontUrl });
 
 for (const [name, start] of [
   ['serve-static.mjs', startStaticServer],
@@ -152,6 +100,14 @@ for (const [name, start] of [
       fragment = { status: 200, body: '<h1>Hero</h1>' };
       const res = await get(server.url, '/_fragments/storefront/prerender/home.html');
       assert.notEqual(res.body, '<h1>Hero</h1>');
+    });
+
+    test('the stylesheet a fragment links is passed through from the storefront', async () => {
+      const res = await fetch(`${server.url}/_fragments/storefront/prerender/hero.css`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type'), /^text\/css/);
+      assert.equal(await res.text(), '.hero{color:red}');
+      assert.equal((await fetch(`${server.url}/_fragments/storefront/prerender/nope.css`)).status, 404);
     });
   });
 }

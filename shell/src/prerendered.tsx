@@ -14,14 +14,16 @@ let captured: { module: string; html: string } | null = null;
 /**
  * Keeps the server-rendered stand-in for a remote page (an element with
  * `data-prerendered="<remote>/<module>"` inside index.html's <main>) before React replaces the
- * static markup, and moves its styles to <head> so they outlive it (the remote's own style
+ * static markup, and moves its styles (inline or linked) to <head> so they outlive it (the remote's own style
  * injection then finds them there and does not add them twice).
  */
 export function capturePrerendered(doc: Document = document): void {
   const el = doc.querySelector<HTMLElement>(`.${FIRST_SCREEN_CLASS} [data-prerendered]`);
   const module = el?.dataset['prerendered'];
   if (!el || !module) return;
-  for (const style of el.parentElement?.querySelectorAll('style') ?? []) doc.head.appendChild(style);
+  for (const style of el.parentElement?.querySelectorAll('style, link[rel="stylesheet"]') ?? []) {
+    doc.head.appendChild(style);
+  }
   captured = { module, html: el.outerHTML };
 }
 

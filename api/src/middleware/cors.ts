@@ -6,7 +6,7 @@ const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
 /**
  * CORS for the front ends: the CORS_ORIGINS list, plus any localhost origin unless we run in
- * production with an explicit list (a local `npm start` runs NODE_ENV=production without one).
+ * production with an explicit list (the local stack runs NODE_ENV=development).
  */
 export function cors(env: Pick<Env, 'NODE_ENV' | 'CORS_ORIGINS'>): Middleware<AppState> {
   const allowed = new Set(env.CORS_ORIGINS);

@@ -1,0 +1,134 @@
+// The real API process (api/dist/server.js, rebuilt first) booted with NODE_ENV=production and
+// one development setting at a time: it must exit non-zero with a line naming the problem, and
+// start when the setting is a production one.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+const API_DIR = path.join(__dirname, '..', '..');
+const SERVER = path.join(API_DIR, 'dist', 'server.js');
+
+const strong = () => randomBytes(36).toString('base64url');
+
+/** What a real deployment passes: nothing here is a development value. */
+const production = (): Record<string, string> => ({
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  // Refusal happens before any connection; a started process retries this in the background.
+  MONGODB_URI: 'mongodb://127.0.0.1:9/motoparts',
+  FIREBASE_PROJECT_ID: 'motoparts-prod',
+  STRIPE_SECRET_KEY: 'sk_live_0123456789abcdefghijklmnop',
+  STRIPE_WEBHOOK_SECRET: `whsec_${strong()}`,
+  JWT_SECRET: strong(),
+  LOG_LEVEL: 'info',
+});
+
+interface Boot {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+/** Boots the server; resolves when it exits, or (then kills it) once it says it is listening. */
+function boot(overrides: Record<string, string | undefined>): Promise<Boot> {
+  // Only what is given: nothing from the test's own environment leaks into the process.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  for (const [k, v] of Object.entries({ ...production(), ...overrides })) if (v !== undefined) env[k] = v;
+  const child = spawn(process.execPath, [SERVER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (stdout.includes('API listening')) child.kill('SIGTERM');
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr, stdout })));
+}
+
+const problemLines = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => l.startsWith('  '))
+    .map((l) => l.trim());
+
+beforeAll(() => {
+  // The test runs the compiled server, so compile the current sources first (incremental).
+  execFileSync(path.join(API_DIR, '..', 'node_modules', '.bin', 'tsc'), ['-b'], { cwd: API_DIR });
+}, 180_000);
+
+it('starts with production values (the control for every refusal below)', async () => {
+  const res = await boot({});
+  expect(res.stdout).toContain('API listening');
+  expect(res.stderr).toBe('');
+});
+
+it.each([
+  [
+    'JWT_SECRET',
+    'local-dev-secret-change-me-in-production-0123456789',
+    'published in the MotoParts repository',
+  ],
+  // Too short for any mode: the schema itself names it.
+  ['JWT_SECRET', randomBytes(23).toString('base64url').slice(0, 31), '(shorter than|at least) 32 characters'],
+  ['JWT_SECRET', 'x'.repeat(40), 'not random'],
+  ['STRIPE_WEBHOOK_SECRET', 'whsec_motoparts_local', 'published in the MotoParts repository'],
+  ['STRIPE_WEBHOOK_SECRET', 'whsec_0123456789abcdefghij', 'shorter than 32 characters'],
+  ['FIREBASE_AUTH_EMULATOR_HOST', '127.0.0.1:9099', 'Firebase Auth emulator'],
+  ['STRIPE_API_BASE', 'http://127.0.0.1:12111', 'stripe-mock'],
+])('refuses %s=%s with a line naming it', async (name, value, reason) => {
+  const res = await boot({ [name]: value });
+  expect(res.code).not.toBe(0);
+  expect(res.stdout).not.toContain('API listening');
+  const lines = problemLines(res.stderr);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^${name} .*${reason}`));
+});
+
+it('names every problem on its own line at once', async () => {
+  const res = await boot({
+    JWT_SECRET: 'local-dev-secret-change-me-in-production-0123456789',
+    STRIPE_WEBHOOK_SECRET: 'whsec_short',
+    FIREBASE_AUTH_EMULATOR_HOST: 'auth-emulator:9099',
+    STRIPE_API_BASE: 'http://stripe-mock:12111',
+  });
+  expect(res.code).not.toBe(0);
+  expect(res.stderr).toContain('refusing to start with NODE_ENV=production');
+  expect(problemLines(res.stderr).map((l) => l.split(' ')[0])).toEqual([
+    'JWT_SECRET',
+    'STRIPE_WEBHOOK_SECRET',
+    'FIREBASE_AUTH_EMULATOR_HOST',
+    'STRIPE_API_BASE',
+  ]);
+});
+
+it('ALLOW_LOCAL_SERVICES=1 allows the emulator and stripe-mock in a demo, never a published secret', async () => {
+  const local = { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', STRIPE_API_BASE: 'http://127.0.0.1:12111' };
+  const demo = await boot({ ...local, ALLOW_LOCAL_SERVICES: '1' });
+  expect(demo.stdout).toContain('API listening');
+  expect(demo.stdout).toContain('ALLOW_LOCAL_SERVICES=1');
+
+  const published = await boot({
+    ...local,
+    ALLOW_LOCAL_SERVICES: '1',
+    STRIPE_WEBHOOK_SECRET: 'whsec_motoparts_local',
+  });
+  expect(published.code).not.toBe(0);
+  expect(problemLines(published.stderr)).toEqual([
+    expect.stringMatching(/^STRIPE_WEBHOOK_SECRET .*published/),
+  ]);
+});
+
+it('the real Stripe API base is not a local service', async () => {
+  const res = await boot({ STRIPE_API_BASE: 'https://api.stripe.com' });
+  expect(res.stdout).toContain('API listening');
+});
+
+it('development (the local stack) starts with the stand-ins and its generated secrets', async () => {
+  const res = await boot({
+    NODE_ENV: 'development',
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+    STRIPE_API_BASE: 'http://127.0.0.1:12111',
+  });
+  expect(res.stdout).toContain('API listening');
+});

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// The front ends' security headers, derived from the same config.json the browser reads, for
+// both static servers: scripts/serve-static.mjs computes them per config, and deploy/nginx.conf
+// takes the Content-Security-Policy as a template variable this script prints:
+//   node scripts/csp.mjs <config.json> [<built dist dir>]   → the policy for that front end
+// The policy allows exactly our own origins (the shell, the remotes, the API), Firebase (the
+// project's auth domain, Google's identity endpoints, the emulator when configured) and Stripe,
+// and no inline code except the elements of the served index.html, by their hash.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** What real Stripe.js needs (Stripe's documented CSP: its script, its frames, its API). */
+const STRIPE = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+  img: ['https://*.stripe.com'],
+};
+/**
+ * What the Firebase Auth web SDK needs: Google's identity endpoints, gapi for the popup, and the
+ * Google account photos its users carry as photoURL (the top bar's avatar).
+ */
+const FIREBASE = {
+  script: ['https://apis.google.com'],
+  img: ['https://*.googleusercontent.com'],
+  connect: [
+    'https://identitytoolkit.googleapis.com',
+    'https://securetoken.googleapis.com',
+    'https://www.googleapis.com',
+  ],
+};
+
+export const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+const origin = (url) => (url ? new URL(url).origin : null);
+
+/** `'sha256-…'` of every inline <script> and <style> in a page (what the policy lets run). */
+export function inlineHashes(html) {
+  const inline = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi;
+  const hashes = { script: [], style: [] };
+  for (const [, tag, attrs, body] of html.matchAll(inline)) {
+    if (tag.toLowerCase() === 'script' && /\bsrc\s*=/i.test(attrs)) continue;
+    const list = hashes[tag.toLowerCase()];
+    const hash = `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
+    if (!list.includes(hash)) list.push(hash);
+  }
+  return hashes;
+}
+
+/**
+ * The Content-Security-Policy for a front end with this runtime config.
+ * @param {{ apiBaseUrl: string, shellUrl?: string, remotes?: Record<string, string>,
+ *   firebase?: { authDomain?: string }, firebaseAuthEmulatorUrl?: string }} config
+ * @param {{ script: string[], style: string[] }} [hashes] inline elements of the served page
+ */
+export function contentSecurityPolicy(config, hashes = { script: [], style: [] }) {
+  const ours = [
+    ...new Set(
+      [config.shellUrl, ...Object.values(config.remotes ?? {})].map(origin).filter((o) => o !== null),
+    ),
+  ];
+  const api = origin(config.apiBaseUrl);
+  const emulator = origin(config.firebaseAuthEmulatorUrl);
+  const authDomain = config.firebase?.authDomain ? `https://${config.firebase.authDomain}` : null;
+  const list = (...items) => [...new Set(items.flat().filter(Boolean))].join(' ');
+  const directives = {
+    'default-src': "'self'",
+    'script-src': list("'self'", ours, hashes.script, STRIPE.script, FIREBASE.script),
+    'style-src': list("'self'", ours, hashes.style),
+    'img-src': list("'self'", ours, 'data:', FIREBASE.img, STRIPE.img),
+    'font-src': list("'self'", ours),
+    'connect-src': list("'self'", ours, api, emulator, FIREBASE.connect, STRIPE.connect),
+    'frame-src': list(STRIPE.frame, authDomain, emulator),
+    'object-src': "'none'",
+    'base-uri': "'none'",
+    'form-action': "'self'",
+    'frame-ancestors': "'none'",
+  };
+  return Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
+}
+
+/** All security headers for a front end: the CSP plus nosniff and the referrer policy. */
+export function securityHeaders(config, hashes) {
+  return { 'content-security-policy': contentSecurityPolicy(config, hashes), ...SECURITY_HEADERS };
+}
+
+const isMain =
+  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  const [configFile, distDir] = process.argv.slice(2);
+  if (!configFile) {
+    console.error('usage: csp.mjs <config.json> [<dist dir whose index.html is served>]');
+    process.exit(2);
+  }
+  const config = JSON.parse(readFileSync(configFile, 'utf8'));
+  const hashes = distDir ? inlineHashes(readFileSync(path.join(distDir, 'index.html'), 'utf8')) : undefined;
+  process.stdout.write(`${contentSecurityPolicy(config, hashes)}\n`);
+}
