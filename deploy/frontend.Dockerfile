@@ -26,6 +26,15 @@ LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers
 # its cluster DNS service).
 ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 NGINX_RESOLVER=127.0.0.11
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
+# The Content-Security-Policy depends on the config.json mounted at run time (its origins), so it
+# is computed at container start by scripts/csp.mjs, the same code the local server runs: Node
+# (musl build, from the official Alpine image) and a sourced entrypoint step export CSP_POLICY
+# before nginx's template step fills it in.
+USER root
+RUN apk add --no-cache libstdc++
+COPY --from=node:24-alpine /usr/local/bin/node /usr/local/bin/node
+COPY scripts/csp.mjs /opt/motoparts/csp.mjs
+COPY --chmod=755 deploy/csp.envsh /docker-entrypoint.d/19-csp.envsh
 COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html
 USER 101
 EXPOSE 8080

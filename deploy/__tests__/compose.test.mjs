@@ -4,7 +4,8 @@
 // docker-compose.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
@@ -180,6 +181,9 @@ describe('docker-compose.yml (production)', () => {
       const pkg = JSON.parse(readFileSync(path.join(ROOT, ws, 'package.json'), 'utf8'));
       assert.match(pkg.scripts.build, /--mode production/, `${ws}'s build is a production build`);
     }
+    // The policy is computed at container start from the mounted config.json, by scripts/csp.mjs.
+    assert.match(frontend, /COPY scripts\/csp\.mjs \/opt\/motoparts\/csp\.mjs/);
+    assert.match(frontend, /deploy\/csp\.envsh \/docker-entrypoint\.d\/\d+-csp\.envsh/);
     const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const entry of ['**/node_modules', '**/dist', '.git', '.tools', '.data']) {
       assert.ok(ignore.includes(entry), `.dockerignore leaves out ${entry}`);
@@ -219,5 +223,48 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
       assertExecForm(`${name} healthcheck`, service.healthcheck.test);
       assert.equal(service.init ?? name === 'mongo', true, `${name} runs under an init`);
     }
+  });
+});
+
+describe('deploy/csp.envsh (the front-end image computes its CSP at start)', () => {
+  test('exports the policy scripts/csp.mjs derives from the mounted config.json and index.html', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'csp-envsh-'));
+    const config = {
+      apiBaseUrl: 'https://api.shop.example',
+      shellUrl: 'https://shop.example',
+      remotes: { storefront: 'https://cdn.shop.example/storefront/1.2.0/remoteEntry.js' },
+    };
+    writeFileSync(path.join(root, 'config.json'), JSON.stringify(config));
+    writeFileSync(path.join(root, 'index.html'), '<html><style>b{}</style><script>1</script></html>');
+    const env = {
+      PATH: process.env.PATH,
+      MOTOPARTS_HTML_ROOT: root,
+      MOTOPARTS_CSP_SCRIPT: path.join(ROOT, 'scripts', 'csp.mjs'),
+    };
+    const script = path.join(ROOT, 'deploy', 'csp.envsh');
+    const res = spawnSync('sh', ['-c', `. "${script}" && printf %s "$CSP_POLICY"`], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(res.status, 0, res.stderr);
+    const expected = spawnSync('node', [env.MOTOPARTS_CSP_SCRIPT, path.join(root, 'config.json'), root], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    assert.equal(res.stdout, expected);
+    assert.match(res.stdout, /connect-src [^;]*https:\/\/api\.shop\.example/);
+    assert.match(res.stdout, /script-src [^;]*'sha256-/);
+    assert.match(res.stdout, /frame-ancestors 'none'/);
+    // An operator's own policy wins; a missing config.json stops the container with a message.
+    const own = spawnSync('sh', ['-c', `. "${script}" && printf %s "$CSP_POLICY"`], {
+      env: { ...env, CSP_POLICY: "default-src 'self'" },
+      encoding: 'utf8',
+    });
+    assert.equal(own.stdout, "default-src 'self'");
+    const broken = spawnSync('sh', ['-c', `. "${script}"`], {
+      env: { ...env, MOTOPARTS_HTML_ROOT: path.join(root, 'missing') },
+      encoding: 'utf8',
+    });
+    assert.notEqual(broken.status, 0);
+    assert.match(broken.stderr, /cannot compute the Content-Security-Policy/);
   });
 });
