@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
 import { catalogCacheTtlMs } from './env';
 import { configureCatalogCache } from './lib/catalog-cache';
+import { trackRequests } from './lib/lifecycle';
 import { createStripe } from './lib/stripe';
 import { jsonBody } from './middleware/body';
 import { cors } from './middleware/cors';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   reviewRoutes(router, deps);
   userRoutes(router, deps);
 
+  app.use(trackRequests());
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));
