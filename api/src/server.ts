@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     lifecycle.draining = true;
-    logger.info({ inFlight: lifecycle.inFlight }, `${signal}: draining`);
+    logger.warn({ inFlight: lifecycle.inFlight }, `${signal}: draining`);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const timeout = new Promise<'timeout'>((resolve) =>

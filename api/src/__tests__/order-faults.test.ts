@@ -115,6 +115,9 @@ function load(
         if (res.status === 200) {
           ledger.acknowledged.delete(id);
           ledger.cancelled.add(id);
+        } else if (res.status === undefined || res.status >= 500) {
+          // No answer (or a 503 mid-cancel): it may or may not have been cancelled; either is fine.
+          ledger.acknowledged.delete(id);
         }
       } else {
         const partsId = partIds[Math.floor(random() * partIds.length)]!;

@@ -230,10 +230,13 @@ export async function recoverOnce({
   const report: RecoveryReport = { undone: 0, finished: 0, marksPulled: 0, orphansReturned: 0 };
   const cutoff = new Date(now - graceMs);
   const transient = await OrderModel.find({ hold: { $in: ['reserving', 'releasing'] } }).lean<OrderDoc[]>();
-  for (const order of transient) {
-    const id = String(order._id);
-    if (busy.has(id) || (order.updatedAt && order.updatedAt > cutoff)) continue;
+  for (const listed of transient) {
+    const id = String(listed._id);
+    if (busy.has(id) || (listed.updatedAt && listed.updatedAt > cutoff)) continue;
     await withOrderBusy(id, async () => {
+      // Read again now that no request of this process can start on it: the list may be stale.
+      const order = await OrderModel.findById(id).lean<OrderDoc>();
+      if (!order || order.hold !== listed.hold) return;
       if (order.hold === 'reserving') {
         // Never acknowledged: give the pieces back if they were taken, then forget the order.
         await undoTake(order);
@@ -277,7 +280,13 @@ export async function recoverOnce({
         if (order && order.hold !== 'reserving') pull.push(mark);
         else if (!order && marks.includes(minusMark(id, qty))) pull.push(mark);
         else if (!order) {
-          await undoTake({ _id: new Types.ObjectId(id), partsId: part._id, qty });
+          // Only if `-id` is still absent in the same update: a cancellation that completed
+          // since the journal was read has already given these pieces back.
+          const res = await PartModel.updateOne(
+            { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
+            { $inc: { availableQty: qty }, $pull: { journal: mark } },
+          );
+          if (res.modifiedCount === 0) continue;
           report.orphansReturned += 1;
           log?.error(
             { orderId: id, partId: String(part._id), qty },
