@@ -11,7 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { ensureTools, freePort, serviceEnv, startFerret, stopChild, waitForPort } from '../../scripts/services.mjs';
+import {
+  ensureTools,
+  freePort,
+  serviceEnv,
+  startFerret,
+  stopChild,
+  waitForPort,
+} from '../../scripts/services.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -27,6 +34,7 @@ function buildBaseline(dir) {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
   });
+  mkdirSync(dir, { recursive: true });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   // Its own node_modules: every installed package, except that @motoparts/contracts is the baseline's.
   const nm = path.join(dir, 'node_modules');

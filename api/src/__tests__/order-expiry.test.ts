@@ -5,7 +5,7 @@ import { OrderModel } from '../models/order';
 import { PartModel } from '../models/part';
 import { startOrderJobs, type OrderJobs } from '../services/order-jobs';
 import { account, uniqueEmail } from './support/auth';
-import { eventually } from './support/faults';
+import { eventually, got } from './support/faults';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { postSucceededWebhook, startStripeProxy, type Seen } from './support/stripe-proxy';
 
@@ -28,7 +28,7 @@ afterAll(async () => {
   await closeProxy();
 });
 
-const stockOf = async (partsId: string) => (await PartModel.findById(partsId).lean())!.availableQty;
+const stockOf = async (partsId: string) => got(await PartModel.findById(partsId).lean()).availableQty;
 
 describe('reservation expiry', () => {
   it('an unpaid order past ORDER_HOLD_MINUTES expires: stock returns, it shows as expired and cannot be paid', async () => {

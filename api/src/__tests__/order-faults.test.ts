@@ -8,6 +8,7 @@ import {
   customerTokens,
   eventually,
   freePort,
+  got,
   invariantProblems,
   kill,
   readStock,
@@ -54,18 +55,20 @@ async function seedParts(dbUri: string): Promise<Map<string, number>> {
     for (let i = 0; i < 5; i++) {
       const _id = new mongoose.Types.ObjectId();
       const stock = 3000 + i * 500;
-      await conn.db!.collection('parts').insertOne({
-        _id,
-        name: `Fault part ${i}`,
-        slug: `fault-part-${i}-${_id.toHexString()}`,
-        text: 'A part for the fault tests.',
-        img: '/images/parts/test.svg',
-        priceCents: 1000 + i,
-        qty: 100,
-        availableQty: stock,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
+      await got(conn.db)
+        .collection('parts')
+        .insertOne({
+          _id,
+          name: `Fault part ${i}`,
+          slug: `fault-part-${i}-${_id.toHexString()}`,
+          text: 'A part for the fault tests.',
+          img: '/images/parts/test.svg',
+          priceCents: 1000 + i,
+          qty: 100,
+          availableQty: stock,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
       received.set(_id.toHexString(), stock);
     }
   } finally {
@@ -109,7 +112,7 @@ function load(
     const mine: string[] = [];
     while (!stopped) {
       if (mine.length > 0 && random() < 0.4) {
-        const id = mine.splice(Math.floor(random() * mine.length), 1)[0]!;
+        const id = got(mine.splice(Math.floor(random() * mine.length), 1)[0]);
         const res = await send(base(), 'DELETE', `/order/${id}`, c.token);
         ledger.outcomes.push(res);
         if (res.status === 200) {
@@ -120,7 +123,7 @@ function load(
           ledger.acknowledged.delete(id);
         }
       } else {
-        const partsId = partIds[Math.floor(random() * partIds.length)]!;
+        const partsId = got(partIds[Math.floor(random() * partIds.length)]);
         const qty = 100 + Math.floor(random() * 3) * 50;
         const res = await send(base(), 'POST', '/order', c.token, { partsId, qty });
         ledger.outcomes.push(res);
@@ -166,7 +169,7 @@ it('kill -9 of the API while 50 customers order and cancel: after a restart the 
   const received = await seedParts(dbUri);
   api = await startApi(dbUri, { MAX_OPEN_ORDERS: '3' });
   const port = api.port;
-  const running = load(() => api!.base, [...received.keys()], 1);
+  const running = load(() => got(api).base, [...received.keys()], 1);
   expect(await eventually(async () => running.answered() >= 150, 600, 50)).toBe(true);
   await kill(api.child, 'SIGKILL');
   await running.stop();
@@ -182,7 +185,7 @@ it('the database stopped and restarted mid-load: clients get 503 (never a 500 or
   const dbUri = uri('faults_db');
   const received = await seedParts(dbUri);
   api = await startApi(dbUri, { MAX_OPEN_ORDERS: '3' });
-  const running = load(() => api!.base, [...received.keys()], 2);
+  const running = load(() => got(api).base, [...received.keys()], 2);
   expect(await eventually(async () => running.answered() >= 100, 600, 50)).toBe(true);
 
   await kill(ferret, 'SIGKILL');
@@ -196,7 +199,7 @@ it('the database stopped and restarted mid-load: clients get 503 (never a 500 or
     ),
   ).toBe(true);
   ferret = await startFerret(dbPort, dataDir);
-  expect(await eventually(async () => (await fetch(`${api!.base}/health`)).status === 200)).toBe(true);
+  expect(await eventually(async () => (await fetch(`${got(api).base}/health`)).status === 200)).toBe(true);
   const afterBack = running.answered();
   expect(await eventually(async () => running.answered() >= afterBack + 50, 600, 50)).toBe(true);
   await running.stop();
@@ -215,7 +218,7 @@ it('SIGTERM mid-load: every accepted request gets its answer and the API exits c
   let firstAnswer: () => void = () => undefined;
   const answered = new Promise<void>((r) => (firstAnswer = r));
   const requests = customers.map((c, i) =>
-    send(api!.base, 'POST', '/order', c.token, { partsId: partIds[i % partIds.length], qty: 100 }).then(
+    send(got(api).base, 'POST', '/order', c.token, { partsId: partIds[i % partIds.length], qty: 100 }).then(
       (res) => {
         firstAnswer();
         return res;
@@ -223,7 +226,7 @@ it('SIGTERM mid-load: every accepted request gets its answer and the API exits c
     ),
   );
   await answered;
-  const exited = new Promise<number | null>((r) => api!.child.once('exit', (code) => r(code)));
+  const exited = new Promise<number | null>((r) => got(api).child.once('exit', (code) => r(code)));
   api.child.kill('SIGTERM');
   const outcomes = await Promise.all(requests);
   const code = await exited;
@@ -260,21 +263,21 @@ it('while draining new connections are refused, a held request keeps the process
   const get = (p: string) =>
     new Promise<number>((resolve, reject) => {
       http
-        .get(`${api!.base}${p}`, { agent: keepAlive }, (res) => {
+        .get(`${got(api).base}${p}`, { agent: keepAlive }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         })
         .on('error', reject);
     });
   expect(await get('/livez')).toBe(200);
-  const exited = new Promise<number | null>((r) => api!.child.once('exit', (code) => r(code)));
+  const exited = new Promise<number | null>((r) => got(api).child.once('exit', (code) => r(code)));
   api.child.kill('SIGTERM');
-  expect(await eventually(async () => /draining/.test(api!.output()), 200, 50)).toBe(true);
+  expect(await eventually(async () => /draining/.test(got(api).output()), 200, 50)).toBe(true);
   // The listener is closed: a new connection is refused, while the held request keeps it draining.
   // (A connection made in the instant before the close may be reset instead, hence the polling.)
   expect(
     await eventually(
-      async () => (await send(api!.base, 'GET', '/livez', '')).error === 'ECONNREFUSED',
+      async () => (await send(got(api).base, 'GET', '/livez', '')).error === 'ECONNREFUSED',
       40,
       50,
     ),

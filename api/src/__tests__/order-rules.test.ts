@@ -4,6 +4,7 @@ import { OrderModel } from '../models/order';
 import { PartModel } from '../models/part';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { got } from './support/faults';
 import { postSucceededWebhook, startStripeProxy, type Seen } from './support/stripe-proxy';
 
 type Err = { error: { code: string; message: string } };
@@ -42,7 +43,7 @@ async function cancel(who: Account, id: string) {
   return call<Err>(t.base, 'DELETE', `/order/${id}`, { token: who.token });
 }
 
-const stockOf = async (partsId: string) => (await PartModel.findById(partsId).lean())!.availableQty;
+const stockOf = async (partsId: string) => got(await PartModel.findById(partsId).lean()).availableQty;
 
 describe('Idempotency-Key on POST /order', () => {
   it('the same key and body twice: one order, the same answer', async () => {
@@ -66,7 +67,7 @@ describe('Idempotency-Key on POST /order', () => {
     expect(new Set(all.map((r) => r.body._id)).size).toBe(1);
     expect(await OrderModel.countDocuments({ partsId })).toBe(1);
     expect(await stockOf(partsId)).toBe(4800);
-    await cancel(other, all[0]!.body._id);
+    await cancel(other, got(all[0]).body._id);
   });
 
   it('the same key with another body is a 422 and creates nothing', async () => {
@@ -106,13 +107,13 @@ describe('per-customer cap on open orders', () => {
       'You already have 3 unpaid orders. Pay or cancel one of them in My Order before placing another.',
     );
     expect(await stockOf(partsId)).toBe(9700);
-    expect((await cancel(who, placed[0]!.body._id)).status).toBe(200);
+    expect((await cancel(who, got(placed[0]).body._id)).status).toBe(200);
     expect((await order(who, partsId)).status).toBe(201);
     // Concurrent presses cannot overshoot the cap either.
     const burst = await Promise.all(Array.from({ length: 5 }, () => order(who, partsId)));
     expect(burst.filter((r) => r.status === 201)).toHaveLength(0);
     // A paid order no longer counts.
-    const paid = placed[1]!.body;
+    const paid = got(placed[1]).body;
     expect((await postSucceeded(paid._id, Math.round(paid.price * 100), 'pi_cap_paid')).status).toBe(200);
     expect((await order(who, partsId)).status).toBe(201);
   });
@@ -141,7 +142,7 @@ describe('cancelling and shipping', () => {
       body: { orderId: placed.body._id },
     });
     expect(pi.status).toBe(200);
-    const intentId = (await OrderModel.findById(placed.body._id).lean())!.paymentIntentId!;
+    const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
     seen.length = 0;
     expect((await cancel(customer, placed.body._id)).status).toBe(200);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toContain(`POST /v1/payment_intents/${intentId}/cancel`);
@@ -158,7 +159,7 @@ describe('cancelling and shipping', () => {
     expect(res.status).toBe(200);
     const refunds = seen.filter((s) => s.method === 'POST' && s.path === '/v1/refunds');
     expect(refunds).toHaveLength(1);
-    expect(new URLSearchParams(refunds[0]!.body).get('payment_intent')).toBe('pi_late_payment');
+    expect(new URLSearchParams(got(refunds[0]).body).get('payment_intent')).toBe('pi_late_payment');
     expect(await OrderModel.findById(placed.body._id).lean()).toBeNull();
     expect(await stockOf(partsId)).toBe(1000);
   });

@@ -40,7 +40,7 @@ export const minusMark = (orderId: string, qty: number) => `-${orderId}:${qty}`;
 
 function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } | undefined {
   const m = /^([+-])([a-f0-9]{24}):(\d+)$/.exec(mark);
-  return m ? { sign: m[1] as '+' | '-', id: m[2]!, qty: Number(m[3]) } : undefined;
+  return m ? { sign: m[1] as '+' | '-', id: String(m[2]), qty: Number(m[3]) } : undefined;
 }
 
 // ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
@@ -63,7 +63,7 @@ export async function flushJournal(): Promise<void> {
       const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
       redundant.delete(partId);
       try {
-        await PartModel.updateOne({ _id: partId }, { $pull: { journal: { $in: [...marks] } } });
+        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
       } catch (err) {
         // Put them back for the next flush (or the recovery pass finds them after a restart).
         forgetMarks(partId, [...marks]);
@@ -109,7 +109,7 @@ async function pruneOpenSlots(customer: string): Promise<boolean> {
     if (!order || !isOpen(order)) stale.push(id);
   }
   if (stale.length === 0) return false;
-  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: { $in: stale } } });
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
   return true;
 }
 
@@ -298,7 +298,7 @@ export async function recoverOnce({
       }
     }
     if (pull.length > 0) {
-      await PartModel.updateOne({ _id: part._id }, { $pull: { journal: { $in: pull } } });
+      await PartModel.updateOne({ _id: part._id }, { $pullAll: { journal: pull } });
       report.marksPulled += pull.length;
     }
   }

@@ -11,6 +11,12 @@ import { signApiToken } from '../../lib/tokens';
 const ROOT = path.resolve(__dirname, '../../../..');
 const FERRET = path.join(ROOT, '.tools/bin/ferretdb');
 
+/** The value, or a thrown error naming what was missing (instead of a non-null assertion). */
+export function got<T>(value: T | null | undefined, what = 'a value'): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what}`);
+  return value;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -199,7 +205,7 @@ export async function readStock(dbUri: string): Promise<{ parts: RawPart[]; orde
     .createConnection(dbUri, { maxPoolSize: 1, serverSelectionTimeoutMS: 2000 })
     .asPromise();
   try {
-    const db = conn.db!;
+    const db = got(conn.db);
     const parts = await db.collection<RawPart>('parts').find({}).toArray();
     const orders = await db.collection<RawOrder>('orders').find({}).toArray();
     return { parts, orders };
