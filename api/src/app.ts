@@ -4,6 +4,7 @@ import type { AppDeps, AppState } from './context';
 import { catalogCacheTtlMs } from './env';
 import { configureCatalogCache } from './lib/catalog-cache';
 import { createRateLimits } from './lib/rate-limits';
+import { trackRequests } from './lib/lifecycle';
 import { createStripe } from './lib/stripe';
 import { jsonBody } from './middleware/body';
 import { cors } from './middleware/cors';
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   reviewRoutes(router, routeDeps);
   userRoutes(router, routeDeps);
 
+  app.use(trackRequests());
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));

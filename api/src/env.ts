@@ -64,6 +64,23 @@ const envSchema = z.object({
         .max(24 * 60 * 60 * 1000),
     ])
     .optional(),
+  /** How long an unpaid order holds its stock before it expires (fractions allowed, for tests). */
+  ORDER_HOLD_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(365 * 24 * 60)
+    .default(60),
+  /** Open (unpaid, not expired) orders one customer may have at once; 0 = no cap. */
+  MAX_OPEN_ORDERS: z.coerce.number().int().min(0).max(100_000).default(5),
+  /** How often the recovery pass finishes or undoes order steps a crash or outage left half done. */
+  ORDER_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * With a shared MongoDB (several API processes), a half-done order step is only recovered once
+   * it is this old, so another process's request still running is never undone under its feet.
+   */
+  ORDER_RECOVERY_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** On SIGTERM/SIGINT: how long in-flight requests may take before their connections are cut. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

@@ -1,7 +1,10 @@
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './db';
 import { EnvError, loadEnv, productionProblems, type Env } from './env';
+import { lifecycle } from './lib/lifecycle';
+import { createStripe } from './lib/stripe';
 import { createLogger } from './logger';
+import { startOrderJobs, type OrderJobs } from './services/order-jobs';
 
 function readEnv(): Env {
   try {
@@ -41,17 +44,41 @@ async function main(): Promise<void> {
   });
   server.on('listening', () => logger.info(`API listening on http://${env.HOST}:${env.PORT}`));
   // Listen first: /health answers 503 until the database is reachable.
-  void connectDb(env, logger, { retry: true }).then(() => logger.info('database connected'));
+  let jobs: OrderJobs | undefined;
+  void connectDb(env, logger, { retry: true }).then(() => {
+    logger.info('database connected');
+    // The recovery pass runs at once: whatever a crash left half done is repaired before long.
+    if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
+  });
 
-  const stop = (signal: string) => {
-    logger.info(`${signal}: shutting down`);
-    server.close();
-    server.closeAllConnections();
-    void disconnectDb().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+  // Graceful shutdown: readiness goes 503 and the listener closes (new connections are refused),
+  // in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then the background jobs and the
+  // database stop. A second signal exits at once.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    lifecycle.draining = true;
+    logger.warn({ inFlight: lifecycle.inFlight }, `${signal}: draining`);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timeout = new Promise<'timeout'>((resolve) =>
+      setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref(),
+    );
+    if ((await Promise.race([closed, timeout])) === 'timeout') {
+      logger.warn({ inFlight: lifecycle.inFlight }, 'shutdown timeout: closing the remaining connections');
+      server.closeAllConnections();
+    }
+    await jobs?.stop().catch(() => undefined);
+    await disconnectDb().catch(() => undefined);
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 void main();

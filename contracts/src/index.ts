@@ -82,6 +82,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
+  'UNPROCESSABLE_ENTITY',
   'SERVICE_UNAVAILABLE',
   'PAYMENT_PROVIDER_ERROR',
   'INTERNAL',
@@ -145,6 +146,12 @@ export type MinimumQty = z.infer<typeof minimumQtySchema>;
 
 export const SHIPPING_STATUSES = ['pending', 'shipped'] as const;
 export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
+/**
+ * What an order can show: the shipping statuses an admin sets, plus `expired` (an unpaid order
+ * whose stock hold ran out; its pieces went back to stock and it can no longer be paid).
+ */
+export const ORDER_STATUSES = [...SHIPPING_STATUSES, 'expired'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const orderSchema = z.object({
   _id: z.string(),
@@ -157,8 +164,10 @@ export const orderSchema = z.object({
   price: z.number(),
   paid: z.boolean(),
   transactionId: z.string().optional(),
-  status: z.enum(SHIPPING_STATUSES),
+  status: z.enum(ORDER_STATUSES),
   createdAt: z.string().optional(),
+  /** When an unpaid order stops holding its stock and expires (ISO time). */
+  expiresAt: z.string().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -242,7 +242,12 @@ const adminEmail = uniqueEmail('admin');
 
 beforeAll(async () => {
   // The matrix posts more reviews from one account than its hourly budget (rate-limits.test.ts).
-  t = await startTestApp('authz', { ADMIN_EMAILS: adminEmail, RATE_LIMIT_REVIEW: '0/60' });
+  // One customer places many orders here; the per-customer cap has its own tests (order-rules).
+  t = await startTestApp('authz', {
+    ADMIN_EMAILS: adminEmail,
+    RATE_LIMIT_REVIEW: '0/60',
+    MAX_OPEN_ORDERS: '0',
+  });
   const people = await cast(t.base, adminEmail);
   const partId = await insertPart({ availableQty: 1_000_000 });
   f = { ...people, partId, orderId: '' };

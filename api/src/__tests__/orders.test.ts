@@ -14,7 +14,12 @@ const adminEmail = uniqueEmail('admin');
 
 beforeAll(async () => {
   // These tests race many orders from one account on purpose; the order limit has its own tests.
-  t = await startTestApp('orders', { ADMIN_EMAILS: adminEmail, RATE_LIMIT_ORDER: '0/60' });
+  // One customer places many orders here; the per-customer cap has its own tests (order-rules).
+  t = await startTestApp('orders', {
+    ADMIN_EMAILS: adminEmail,
+    RATE_LIMIT_ORDER: '0/60',
+    MAX_OPEN_ORDERS: '0',
+  });
   ({ customer, other, admin } = await cast(t.base, adminEmail));
 });
 afterAll(() => t.close());

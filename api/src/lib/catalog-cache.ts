@@ -162,7 +162,7 @@ export class CatalogCache {
 }
 
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
-const IN_PLACE_FIELDS = new Set(['availableQty', 'qty', 'text', 'img', 'updatedAt']);
+const IN_PLACE_FIELDS = new Set(['availableQty', 'qty', 'text', 'img', 'updatedAt', 'journal']);
 
 function singleId(v: unknown): string | undefined {
   if (typeof v === 'string') return v;

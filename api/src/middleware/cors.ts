@@ -22,7 +22,10 @@ export function cors(env: Pick<Env, 'NODE_ENV' | 'CORS_ORIGINS'>): Middleware<Ap
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
       if (ok) {
         ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
-        ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, If-None-Match, X-Request-Id');
+        ctx.set(
+          'Access-Control-Allow-Headers',
+          'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id',
+        );
         ctx.set('Access-Control-Max-Age', '600');
       }
       ctx.status = 204;

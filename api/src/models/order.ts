@@ -1,26 +1,42 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
-import { SHIPPING_STATUSES } from '@motoparts/contracts';
+import { ORDER_STATUSES } from '@motoparts/contracts';
+
+export const ORDER_HOLDS = ['reserving', 'held', 'releasing', 'released'] as const;
+export type OrderHold = (typeof ORDER_HOLDS)[number];
+
+function requiredOnceHeld(this: { hold?: string }): boolean {
+  return this.hold !== 'reserving';
+}
 
 const orderSchema = new Schema(
   {
     partsId: { type: Schema.Types.ObjectId, required: true },
-    /** Product name at the time of the order. */
-    Parts: { type: String, required: true },
+    /** Product name at the time of the order (filled in with the price once stock is taken). */
+    Parts: { type: String, required: requiredOnceHeld },
     /** The buyer's Firebase uid: who the order belongs to. */
     uid: { type: String },
     /** Buyer email when ordering (shown in answers); never used to decide who may see the order. */
     user: { type: String, required: true },
     userName: { type: String, default: '' },
     qty: { type: Number, required: true, min: 1 },
-    unitPriceCents: { type: Number, required: true },
-    priceCents: { type: Number, required: true },
+    unitPriceCents: { type: Number, required: requiredOnceHeld },
+    priceCents: { type: Number, required: requiredOnceHeld },
     paid: { type: Boolean, required: true, default: false },
     transactionId: { type: String },
     paidAt: { type: Date },
     /** The PaymentIntent we created for this order, and the amount Stripe confirmed creating. */
     paymentIntentId: { type: String },
     paymentIntentAmount: { type: Number },
-    status: { type: String, enum: SHIPPING_STATUSES, required: true, default: 'pending' },
+    status: { type: String, enum: ORDER_STATUSES, required: true, default: 'pending' },
+    /**
+     * Where the order's stock hold stands (services/stock.ts): `reserving` (written, stock maybe
+     * taken), `held` (stock taken), `releasing` (being cancelled or expired, stock maybe given
+     * back), `released` (given back; expired orders stay for the customer to see). Orders written
+     * before this field existed have none and count as `held`.
+     */
+    hold: { type: String, enum: ORDER_HOLDS },
+    /** What a `releasing` order becomes: deleted (cancelled) or kept as expired. */
+    releaseTo: { type: String, enum: ['cancelled', 'expired'] },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -29,6 +45,9 @@ orderSchema.index({ uid: 1, createdAt: -1, _id: -1 });
 // Orders written before accounts were keyed by uid are claimed by email at the first sign-in.
 orderSchema.index({ user: 1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
+// The recovery pass looks only at orders in a transient hold; the expiry pass at unpaid pending ones.
+orderSchema.index({ hold: 1 });
+orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 export const OrderModel = model('Order', orderSchema);

@@ -15,6 +15,13 @@ const partSchema = new Schema(
     qty: { type: Number, required: true, min: 1 },
     /** Stock. Only ever changed with conditional, single-document $inc updates. */
     availableQty: { type: Number, required: true, min: 0 },
+    /**
+     * Stock journal: `+<orderId>` is pushed in the same atomic update that takes an order's
+     * pieces, `-<orderId>` in the one that gives them back, so each step happens at most once and
+     * a recovery pass can tell whether it happened. Entries are pulled once their order records
+     * the step (services/stock.ts), so the list stays as short as the steps in flight.
+     */
+    journal: { type: [String], default: undefined },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -25,6 +32,7 @@ partSchema.index({ name: -1, _id: 1 });
 partSchema.index({ priceCents: 1, _id: 1 });
 partSchema.index({ priceCents: -1, _id: 1 });
 partSchema.index({ slug: 1 }, { unique: true });
+partSchema.index({ journal: 1 });
 // Every write drops the cached catalogue reads it can change (lib/catalog-cache.ts).
 invalidateOnWrite(partSchema, partsWritten);
 

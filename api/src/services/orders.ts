@@ -2,90 +2,153 @@ import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, type ShippingStatus } 
 import type { Caller } from '../context';
 import { AppError } from '../errors';
 import { toDollars } from '../lib/money';
+import { Types } from 'mongoose';
+import type { Env } from '../env';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { PartModel, type PartDoc } from '../models/part';
+import {
+  claimOpenSlot,
+  forgetMarks,
+  plusMark,
+  releaseOpenSlot,
+  releaseOrder,
+  takeStock,
+  undoTake,
+  withOrderBusy,
+} from './stock';
 
-export function toOrder(doc: OrderDoc): Order {
+export function toOrder(doc: OrderDoc, rules?: Pick<OrderRules, 'holdMs'>): Order {
+  const expiresAt =
+    rules && doc.createdAt && !doc.paid && doc.status === 'pending'
+      ? new Date(new Date(doc.createdAt).getTime() + rules.holdMs).toISOString()
+      : undefined;
   return {
     _id: String(doc._id),
     partsId: String(doc.partsId),
-    Parts: doc.Parts,
+    Parts: doc.Parts ?? '',
     user: doc.user,
     userName: doc.userName ?? '',
     qty: doc.qty,
-    price: toDollars(doc.priceCents),
+    price: toDollars(doc.priceCents ?? 0),
     paid: doc.paid,
     ...(doc.transactionId ? { transactionId: doc.transactionId } : {}),
     status: doc.status,
     ...(doc.createdAt ? { createdAt: new Date(doc.createdAt).toISOString() } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
   };
 }
 
+/** What the order rules need from the environment. */
+export interface OrderRules {
+  /** How long an unpaid order holds its stock. */
+  holdMs: number;
+  /** Open orders per customer; 0 = no cap. */
+  maxOpen: number;
+}
+
+export function orderRules(env: Pick<Env, 'ORDER_HOLD_MINUTES' | 'MAX_OPEN_ORDERS'>): OrderRules {
+  return { holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000), maxOpen: env.MAX_OPEN_ORDERS };
+}
+
+export const openOrdersCapMessage = (cap: number) =>
+  `You already have ${cap} unpaid orders. Pay or cancel one of them in My Order before placing another.`;
+
 /**
  * Places an order. The server is the authority: the caller is the buyer, admins cannot buy, the
- * price comes from the part in integer cents, and stock is reserved by one conditional update
+ * price comes from the part in integer cents, and stock is taken by one conditional update
  * (`availableQty >= qty` and `qty >= minimum` checked by the database in the same operation).
+ * Crash safety: the order is written first as `reserving`, the part's update records the order in
+ * its journal, and only then is the order `held` (services/stock.ts). `orderId` lets an
+ * Idempotency-Key retry reuse the id the first attempt chose.
  */
-export async function placeOrder(caller: Caller, input: OrderInput): Promise<Order> {
+export async function placeOrder(
+  caller: Caller,
+  input: OrderInput,
+  rules: OrderRules,
+  orderId: string = new Types.ObjectId().toHexString(),
+): Promise<Order> {
   if (input.user !== undefined && input.user !== caller.email) {
     throw AppError.forbidden('You can only order for yourself.');
   }
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 
-  const reserved = await PartModel.findOneAndUpdate(
-    { _id: input.partsId, availableQty: { $gte: input.qty }, qty: { $lte: input.qty } },
-    { $inc: { availableQty: -input.qty } },
-    // No projection: FerretDB's findAndModify does not implement `fields`.
-    { new: true },
-  ).lean<PartDoc>();
-
-  if (!reserved) {
-    const part = await PartModel.findById(input.partsId, { qty: 1, availableQty: 1 }).lean<PartDoc>();
-    if (!part) throw AppError.notFound('Part');
-    if (input.qty < part.qty) {
-      throw AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [
-        { path: 'qty', message: `must be at least ${part.qty}` },
-      ]);
+  return withOrderBusy(orderId, async () => {
+    if (!(await claimOpenSlot(caller.uid, orderId, rules.maxOpen))) {
+      throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
     }
-    throw AppError.conflict(`Not enough stock: ${part.availableQty} pieces available.`, {
-      availableQty: part.availableQty,
-    });
-  }
-
-  const userName = (input.userName?.trim() || caller.name).slice(0, 120);
-  try {
-    const doc = await OrderModel.create({
-      partsId: reserved._id,
-      Parts: reserved.name,
-      uid: caller.uid,
-      user: caller.email,
-      userName,
-      qty: input.qty,
-      unitPriceCents: reserved.priceCents,
-      priceCents: reserved.priceCents * input.qty,
-      paid: false,
-      status: 'pending',
-    });
-    return toOrder(doc.toObject());
-  } catch (err) {
-    // The order was not written: give the reserved pieces back (best effort; one atomic $inc).
-    await PartModel.updateOne({ _id: reserved._id }, { $inc: { availableQty: input.qty } }).catch(
-      () => undefined,
-    );
-    throw err;
-  }
+    let reserved: PartDoc | null = null;
+    try {
+      // Name and price are filled in from the part's own update below (the authority), so
+      // placing costs no extra read.
+      const userName = (input.userName?.trim() || caller.name).slice(0, 120);
+      const doc = await OrderModel.create({
+        _id: orderId,
+        partsId: input.partsId,
+        uid: caller.uid,
+        user: caller.email,
+        userName,
+        qty: input.qty,
+        paid: false,
+        status: 'pending',
+        hold: 'reserving',
+      });
+      reserved = await takeStock(doc);
+      if (!reserved) {
+        await OrderModel.deleteOne({ _id: orderId, hold: 'reserving' });
+        throw await refusal(input);
+      }
+      const priced = {
+        Parts: reserved.name,
+        unitPriceCents: reserved.priceCents,
+        priceCents: reserved.priceCents * input.qty,
+      };
+      const held = await OrderModel.updateOne({ _id: orderId }, { $set: { hold: 'held', ...priced } });
+      if (held.matchedCount === 0) {
+        // Undone by another process's recovery while this request stalled: give the pieces back.
+        await undoTake(doc);
+        throw AppError.unavailable('The order could not be completed. Please try again.');
+      }
+      forgetMarks(String(reserved._id), [plusMark(orderId, input.qty)]);
+      return toOrder({ ...doc.toObject(), ...priced, hold: 'held' }, rules);
+    } catch (err) {
+      // A refused or unfinished order frees its slot (best effort: a stale slot is pruned later).
+      if (!reserved) await releaseOpenSlot(caller.uid, orderId).catch(() => undefined);
+      throw err;
+    }
+  });
 }
 
-export async function listAllOrders(page: number, limit: number): Promise<{ items: Order[]; total: number }> {
+/** Why the conditional update took nothing: unknown part, below the minimum, or not enough stock. */
+async function refusal(input: OrderInput): Promise<AppError> {
+  const part = await PartModel.findById(input.partsId, { qty: 1, availableQty: 1 }).lean<PartDoc>();
+  if (!part) return AppError.notFound('Part');
+  if (input.qty < part.qty) {
+    return AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [
+      { path: 'qty', message: `must be at least ${part.qty}` },
+    ]);
+  }
+  return AppError.conflict(`Not enough stock: ${part.availableQty} pieces available.`, {
+    availableQty: part.availableQty,
+  });
+}
+
+/** Orders still being placed are not shown (they become visible once their stock is held). */
+const VISIBLE = { hold: { $ne: 'reserving' } };
+
+export async function listAllOrders(
+  page: number,
+  limit: number,
+  rules: OrderRules,
+): Promise<{ items: Order[]; total: number }> {
   const [docs, total] = await Promise.all([
-    OrderModel.find({})
+    OrderModel.find(VISIBLE)
       .sort({ createdAt: -1, _id: -1 })
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<OrderDoc[]>(),
-    OrderModel.countDocuments({}),
+    OrderModel.countDocuments(VISIBLE),
   ]);
-  return { items: docs.map(toOrder), total };
+  return { items: docs.map((d) => toOrder(d, rules)), total };
 }
 
 /** One account's orders, by its uid (an earlier account with the same email is someone else). */
@@ -93,16 +156,17 @@ export async function listOrdersOf(
   uid: string,
   page: number,
   limit: number,
+  rules: OrderRules,
 ): Promise<{ items: Order[]; total: number }> {
   const [docs, total] = await Promise.all([
-    OrderModel.find({ uid })
+    OrderModel.find({ uid, ...VISIBLE })
       .sort({ createdAt: -1, _id: -1 })
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<OrderDoc[]>(),
-    OrderModel.countDocuments({ uid }),
+    OrderModel.countDocuments({ uid, ...VISIBLE }),
   ]);
-  return { items: docs.map(toOrder), total };
+  return { items: docs.map((d) => toOrder(d, rules)), total };
 }
 
 /** Loads an order the caller may see: their own, or any order for an admin. */
@@ -112,37 +176,70 @@ export async function getOrderFor(
   { adminMaySee = true } = {},
 ): Promise<OrderDoc> {
   const doc = await OrderModel.findById(id).lean<OrderDoc>();
-  if (!doc) throw AppError.notFound('Order');
+  if (!doc || doc.hold === 'reserving') throw AppError.notFound('Order');
   if (doc.uid !== caller.uid && !(adminMaySee && caller.admin)) {
     throw AppError.forbidden('This order belongs to someone else.');
   }
   return doc;
 }
 
-/**
- * Cancels the caller's own unpaid order and gives its pieces back. The delete is conditional
- * on `paid: false`, so a payment landing at the same moment wins and the stock stays sold.
- */
-export async function cancelOrder(caller: Caller, id: string): Promise<void> {
-  const doc = await getOrderFor(caller, id, { adminMaySee: false });
-  if (doc.paid) throw AppError.conflict('A paid order cannot be cancelled.');
-  const deleted = await OrderModel.findOneAndDelete({
-    _id: id,
-    uid: caller.uid,
-    paid: false,
-  }).lean<OrderDoc>();
-  if (!deleted) throw AppError.conflict('The order changed meanwhile (paid or already cancelled).');
-  await PartModel.updateOne({ _id: deleted.partsId }, { $inc: { availableQty: deleted.qty } });
+/** Why an order cannot be cancelled, or undefined if it can. */
+export function whyNotCancellable(doc: OrderDoc): string | undefined {
+  if (doc.status === 'shipped') return 'This order has already shipped and can no longer be cancelled.';
+  if (doc.paid) return 'A paid order cannot be cancelled.';
+  if (doc.status === 'expired' || doc.hold === 'released')
+    return 'This order has expired: its pieces are back in stock and there is nothing to cancel.';
+  if (doc.hold === 'releasing') return 'This order is already being cancelled.';
+  return undefined;
 }
 
-export async function setShippingStatus(id: string, status: ShippingStatus): Promise<Order> {
+/**
+ * Cancels the caller's own unpaid order and gives its pieces back (services/stock.ts). An open
+ * PaymentIntent is cancelled at Stripe first (services/payments.ts); if it had already succeeded
+ * the order is marked paid and stays. The claim is conditional on `paid: false` and
+ * `status: 'pending'`, so a payment or a shipment landing at the same moment wins.
+ */
+export async function cancelOrder(
+  caller: Caller,
+  id: string,
+  settleIntent: (doc: OrderDoc) => Promise<'paid' | 'open'>,
+): Promise<void> {
+  const doc = await getOrderFor(caller, id, { adminMaySee: false });
+  const why = whyNotCancellable(doc);
+  if (why) throw AppError.conflict(why);
+  if ((await settleIntent(doc)) === 'paid') {
+    throw AppError.conflict('This order was paid meanwhile, so it stays and will be shipped.');
+  }
+  if (!(await releaseOrder(id, 'cancelled', { uid: caller.uid }))) {
+    const now = await OrderModel.findById(id).lean<OrderDoc>();
+    throw AppError.conflict(
+      (now && whyNotCancellable(now)) ?? 'The order changed meanwhile (paid, shipped or already cancelled).',
+    );
+  }
+}
+
+/** Admin: pending ↔ shipped. Expired or half-placed orders are not shipped (409). */
+export async function setShippingStatus(
+  id: string,
+  status: ShippingStatus,
+  rules: OrderRules,
+): Promise<Order> {
   const doc = await OrderModel.findOneAndUpdate(
-    { _id: id },
+    {
+      _id: id,
+      status: { $in: ['pending', 'shipped'] },
+      hold: { $nin: ['reserving', 'releasing', 'released'] },
+    },
     { $set: { status } },
     { new: true },
   ).lean<OrderDoc>();
-  if (!doc) throw AppError.notFound('Order');
-  return toOrder(doc);
+  if (doc) {
+    if (status === 'shipped') await releaseOpenSlot(doc.user, id);
+    return toOrder(doc, rules);
+  }
+  const exists = await OrderModel.findById(id, { status: 1 }).lean<OrderDoc>();
+  if (!exists) throw AppError.notFound('Order');
+  throw AppError.conflict('This order has expired or is being cancelled; it cannot be shipped.');
 }
 
 /**
@@ -155,9 +252,16 @@ export async function markPaid(
   transactionId: string,
 ): Promise<OrderDoc | undefined> {
   const doc = await OrderModel.findOneAndUpdate(
-    { _id: orderId, paid: false, priceCents: amountCents },
+    {
+      _id: orderId,
+      paid: false,
+      priceCents: amountCents,
+      status: { $ne: 'expired' },
+      hold: { $nin: ['reserving', 'releasing', 'released'] },
+    },
     { $set: { paid: true, transactionId, paidAt: new Date() } },
     { new: true },
   ).lean<OrderDoc>();
+  if (doc) await releaseOpenSlot(doc.user, orderId);
   return doc ?? undefined;
 }

@@ -54,16 +54,22 @@ export default function ManageOrder() {
               )}
             </td>
             <td>
-              <button
-                type="button"
-                className={`btn dash-status-toggle ${order.status === 'shipped' ? 'is-shipped' : 'is-pending'}`}
-                aria-label={`${LABEL[order.status]}: mark order for ${order.Parts} by ${order.user} as ${
-                  order.status === 'shipped' ? 'pending' : 'shipped'
-                }`}
-                onClick={() => void toggle(order)}
-              >
-                {LABEL[order.status]}
-              </button>
+              {order.status === 'expired' ? (
+                <span className="dash-muted" data-testid="order-expired">
+                  Expired (not paid in time)
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className={`btn dash-status-toggle ${order.status === 'shipped' ? 'is-shipped' : 'is-pending'}`}
+                  aria-label={`${LABEL[order.status]}: mark order for ${order.Parts} by ${order.user} as ${
+                    order.status === 'shipped' ? 'pending' : 'shipped'
+                  }`}
+                  onClick={() => void toggle(order)}
+                >
+                  {LABEL[order.status]}
+                </button>
+              )}
             </td>
           </tr>
         )}

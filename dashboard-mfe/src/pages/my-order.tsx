@@ -52,6 +52,10 @@ export default function MyOrder() {
             <td>
               {order.paid ? (
                 <PaidStatus transactionId={order.transactionId} />
+              ) : order.status === 'expired' ? (
+                <span className="dash-muted" data-testid="order-expired">
+                  Expired: not paid in time, the pieces went back to stock.
+                </span>
               ) : (
                 <div className="dash-actions">
                   <Link className="btn btn-secondary" to={`/dashboard/payment/${order._id}`}>

@@ -16,6 +16,21 @@ function statusOf(error: unknown): number | string | undefined {
     : undefined;
 }
 
+/** The 409 of the per-customer cap on unpaid orders carries `details.maxOpenOrders`. */
+function isOpenOrdersCap(error: unknown): boolean {
+  const data =
+    error && typeof error === 'object' && 'data' in error ? (error as { data: unknown }).data : undefined;
+  const details = (data as { error?: { details?: { maxOpenOrders?: unknown } } } | undefined)?.error?.details;
+  return typeof details?.maxOpenOrders === 'number';
+}
+
+/** A fresh key per press (random UUID where available, else time + randomness). */
+function newIdempotencyKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
 function OrderAccepted({ order, onClose }: { order: Order; onClose: () => void }) {
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -75,13 +90,21 @@ function PurchaseForm({ part }: { part: Part }) {
     if (!canOrder(qty, bounds)) return;
     setOrderError(null);
     // Address and phone stay on this page: the SPEC neither validates nor sends them.
-    const result = await placeOrder({ partsId: part._id, qty, userName: buyerName });
+    const result = await placeOrder({
+      partsId: part._id,
+      qty,
+      userName: buyerName,
+      idempotencyKey: newIdempotencyKey(),
+    });
     if ('data' in result && result.data) {
       setAccepted(result.data);
       return;
     }
     const status = statusOf(result.error);
-    if (status === 409) {
+    if (status === 409 && isOpenOrdersCap(result.error)) {
+      // Too many unpaid orders already: the server's message says what to do.
+      setOrderError(errorMessage(result.error, 'You have too many unpaid orders.'));
+    } else if (status === 409) {
       // The server's answer wins; the part is refetched (tag invalidation) so the new stock shows.
       setOrderError(
         `Sorry, the stock changed while you were ordering: ${errorMessage(result.error, 'not enough pieces are left.')} Please choose a quantity within the stock shown.`,

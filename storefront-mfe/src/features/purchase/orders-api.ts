@@ -6,13 +6,20 @@ export interface PlaceOrderArgs {
   partsId: string;
   qty: number;
   userName: string;
+  /** One per Order now press: a retried or repeated request with it creates no second order. */
+  idempotencyKey: string;
 }
 
 /** Ordering belongs to the storefront, so the endpoint is injected here, not in the shared kit. */
 export const ordersApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     placeOrder: build.mutation<Order, PlaceOrderArgs>({
-      query: (body) => ({ url: '/order', method: 'POST', body }),
+      query: ({ idempotencyKey, ...body }) => ({
+        url: '/order',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      }),
       // The stock shown must follow the server: after an order (or a refused one) refetch the part.
       invalidatesTags: (_order, _err, { partsId }) => [
         { type: 'Part', id: partsId },

@@ -1,0 +1,158 @@
+import type { Order } from '@motoparts/contracts';
+import { createStripe } from '../lib/stripe';
+import { createLogger } from '../logger';
+import { OrderModel, type OrderDoc } from '../models/order';
+import { PartModel } from '../models/part';
+import { expireDue } from '../services/order-jobs';
+import { orderRules } from '../services/orders';
+import { flushJournal, recoverOnce } from '../services/stock';
+import { account, cast, uniqueEmail, type Account } from './support/auth';
+import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { got } from './support/faults';
+import { postSucceededWebhook } from './support/stripe-proxy';
+
+// A seeded random sequence of 500 operations from several customers and an admin (orders,
+// cancels, restocks, payments, shipments, expiries, recovery passes) over HTTP against the real
+// app and FerretDB; afterwards `availableQty + Σ qty of live orders == stock received` exactly.
+
+jest.setTimeout(300_000);
+
+let t: TestApp;
+let admin: Account;
+const customers: Account[] = [];
+const adminEmail = uniqueEmail('admin');
+
+beforeAll(async () => {
+  t = await startTestApp('order_property', {
+    ADMIN_EMAILS: adminEmail,
+    MAX_OPEN_ORDERS: '4',
+    // Hundreds of orders from a few accounts: the per-account order limit is not under test here.
+    RATE_LIMIT_ORDER: '0/60',
+  });
+  ({ admin } = await cast(t.base, adminEmail));
+  for (let i = 0; i < 4; i++) customers.push(await account(t.base, uniqueEmail(`prop${i}`), `Prop ${i}`));
+});
+afterAll(() => t.close());
+
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function invariant(received: Map<string, number>): Promise<string[]> {
+  const problems: string[] = [];
+  const orders = await OrderModel.find({}).lean<OrderDoc[]>();
+  const live = new Map<string, number>();
+  for (const o of orders) {
+    if (o.hold === 'reserving' || o.hold === 'releasing') problems.push(`order ${String(o._id)} ${o.hold}`);
+    if (o.hold === 'released' || o.status === 'expired') continue;
+    live.set(String(o.partsId), (live.get(String(o.partsId)) ?? 0) + o.qty);
+  }
+  for (const [id, want] of received) {
+    const part = got(await PartModel.findById(id).lean());
+    const sum = part.availableQty + (live.get(id) ?? 0);
+    if (sum !== want) problems.push(`part ${id}: ${part.availableQty} + ${live.get(id) ?? 0} ≠ ${want}`);
+  }
+  return problems;
+}
+
+it('500 random orders, cancels, restocks, payments, shipments and expiries keep the stock invariant exact', async () => {
+  const random = rng(20261123);
+  const pick = <T>(list: T[]): T => got(list[Math.floor(random() * list.length)]);
+  const received = new Map<string, number>();
+  const partIds: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const stock = 500 + i * 250;
+    const id = await insertPart({ availableQty: stock, price: 3 + i });
+    partIds.push(id);
+    received.set(id, stock);
+  }
+  const rules = orderRules(t.env);
+  const stripe = createStripe(t.env);
+  const log = createLogger(t.env);
+  const tally: Record<string, number> = {};
+  const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
+
+  /** Orders this test knows to be open (unpaid, pending), with their owner. */
+  const open: { order: Order; who: Account }[] = [];
+  for (let step = 0; step < 500; step++) {
+    const r = random();
+    if (r < 0.4) {
+      const who = pick(customers);
+      const res = await call<Order>(t.base, 'POST', '/order', {
+        token: who.token,
+        body: { partsId: pick(partIds), qty: 100 + 50 * Math.floor(random() * 7) },
+      });
+      expect([201, 409]).toContain(res.status);
+      if (res.status === 201) open.push({ order: res.body, who });
+      count(`order ${res.status}`);
+    } else if (r < 0.58 && open.length > 0) {
+      const { order, who } = got(open.splice(Math.floor(random() * open.length), 1)[0]);
+      const res = await call(t.base, 'DELETE', `/order/${order._id}`, { token: who.token });
+      expect(res.status).toBe(200);
+      count('cancel');
+    } else if (r < 0.68) {
+      const id = pick(partIds);
+      const quantity = 50 + Math.floor(random() * 400);
+      const res = await call(t.base, 'PUT', `/restockQty/${id}`, { token: admin.token, body: { quantity } });
+      expect(res.status).toBe(200);
+      received.set(id, got(received.get(id)) + quantity);
+      count('restock');
+    } else if (r < 0.82 && open.length > 0) {
+      const { order } = got(open.splice(Math.floor(random() * open.length), 1)[0]);
+      const res = await postSucceededWebhook(t, order._id, Math.round(order.price * 100), `pi_prop_${step}`);
+      expect(res.status).toBe(200);
+      expect((await OrderModel.findById(order._id).lean())?.paid).toBe(true);
+      if (random() < 0.5) {
+        const shipped = await call(t.base, 'PATCH', `/order/${order._id}/status`, {
+          token: admin.token,
+          body: { status: 'shipped' },
+        });
+        expect(shipped.status).toBe(200);
+        count('ship');
+      }
+      count('pay');
+    } else if (r < 0.9 && open.length > 0) {
+      // Expire every open order placed up to a randomly chosen one, as the timer would later.
+      const chosen = pick(open).order;
+      const now = new Date(got(chosen.createdAt)).getTime() + rules.holdMs + 1;
+      const expired = await expireDue(rules, stripe, log, now);
+      const before = open.length;
+      for (let i = open.length - 1; i >= 0; i--) {
+        if (new Date(got(open[i]?.order.createdAt)).getTime() <= now - rules.holdMs) open.splice(i, 1);
+      }
+      expect(expired).toBe(before - open.length);
+      count('expire');
+    } else {
+      const report = await recoverOnce({ graceMs: 0 });
+      expect(report.undone + report.finished + report.orphansReturned).toBe(0);
+      await flushJournal();
+      count('recover');
+    }
+    if (step % 100 === 99) expect(await invariant(received)).toEqual([]);
+  }
+  await flushJournal();
+  expect(await invariant(received)).toEqual([]);
+  // The journal is cleaned up once every step is recorded on its order.
+  await recoverOnce({ graceMs: 0 });
+  await flushJournal();
+  for (const id of partIds) expect(got(await PartModel.findById(id).lean()).journal ?? []).toEqual([]);
+  // The sequence really mixed everything (seeded, so this is stable).
+  expect(Object.keys(tally)).toEqual(
+    expect.arrayContaining([
+      'order 201',
+      'order 409',
+      'cancel',
+      'restock',
+      'pay',
+      'ship',
+      'expire',
+      'recover',
+    ]),
+  );
+});

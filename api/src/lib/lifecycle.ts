@@ -1,0 +1,24 @@
+import type { Middleware } from 'koa';
+import type { AppState } from '../context';
+
+/**
+ * Process state shared by the health routes and the shutdown sequence: once draining, readiness
+ * (`/health`) answers 503 so load balancers stop sending traffic, liveness (`/livez`) stays 200,
+ * and every answer carries `Connection: close` so keep-alive clients reconnect elsewhere.
+ */
+export const lifecycle = {
+  draining: false,
+  inFlight: 0,
+};
+
+export function trackRequests(): Middleware<AppState> {
+  return async (ctx, next) => {
+    lifecycle.inFlight += 1;
+    try {
+      await next();
+    } finally {
+      lifecycle.inFlight -= 1;
+      if (lifecycle.draining) ctx.set('Connection', 'close');
+    }
+  };
+}

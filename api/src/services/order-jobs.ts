@@ -1,0 +1,100 @@
+import type Stripe from 'stripe';
+import { isDbUnavailableError } from '../db';
+import type { Env } from '../env';
+import type { Logger } from '../logger';
+import { OrderModel, type OrderDoc } from '../models/order';
+import { OrderKeyModel } from '../models/order-keys';
+import { KEY_TTL_MS } from './order-keys';
+import { orderRules, type OrderRules } from './orders';
+import { settleIntent } from './payments';
+import { flushJournal, recoverOnce, releaseOrder } from './stock';
+
+/**
+ * Expires unpaid orders whose hold ran out: the open PaymentIntent is cancelled at Stripe first
+ * (a payment that already succeeded wins: the order is marked paid), then the pieces go back.
+ */
+export async function expireDue(
+  rules: OrderRules,
+  stripe: Stripe,
+  log: Logger,
+  now = Date.now(),
+): Promise<number> {
+  const due = await OrderModel.find({
+    paid: false,
+    status: 'pending',
+    createdAt: { $lte: new Date(now - rules.holdMs) },
+  }).lean<OrderDoc[]>();
+  let expired = 0;
+  for (const order of due) {
+    if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;
+    try {
+      if ((await settleIntent(stripe, order, log)) === 'paid') continue;
+    } catch (err) {
+      // Stripe unreachable: keep the hold until the next pass can ask it.
+      log.warn({ orderId: String(order._id), err: (err as Error).message }, 'expiry postponed');
+      continue;
+    }
+    if (await releaseOrder(String(order._id), 'expired')) expired += 1;
+  }
+  if (expired > 0) log.info({ expired }, 'expired unpaid orders');
+  return expired;
+}
+
+export interface OrderJobs {
+  /** Runs the recovery pass now (also done at start and on its timer). */
+  recover(): Promise<void>;
+  /** Stops the timers, waits for a running pass, and flushes the journal clean-up. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work of the order system: the recovery pass (at start and every
+ * ORDER_RECOVERY_INTERVAL_MS), the expiry pass (every quarter of the hold, 1 s to 1 min), and
+ * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
+ * the next tick.
+ */
+export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs {
+  const rules = orderRules(env);
+  // With the embedded database this process is the only API, so nothing half done belongs to a
+  // live request elsewhere; with a shared MongoDB other processes' requests get the grace period.
+  const graceMs = env.MONGODB_EMBEDDED ? 0 : env.ORDER_RECOVERY_GRACE_MS;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  const guard = (what: string, fn: () => Promise<unknown>) => () => {
+    if (stopped) return running;
+    running = running.then(fn).catch((err: unknown) => {
+      if (isDbUnavailableError(err)) log.debug({ what }, 'database unavailable; retrying on the next tick');
+      else log.error({ err, what }, 'order background job failed');
+    });
+    return running;
+  };
+
+  const recover = guard('recovery', async () => {
+    const r = await recoverOnce({ graceMs, log });
+    await OrderKeyModel.deleteMany({ createdAt: { $lt: new Date(Date.now() - KEY_TTL_MS) } });
+    if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
+  });
+  const expire = guard('expiry', () => expireDue(rules, stripe, log));
+  const flush = guard('journal', flushJournal);
+
+  const timers = [
+    setInterval(() => void recover(), env.ORDER_RECOVERY_INTERVAL_MS),
+    setInterval(() => void expire(), Math.min(60_000, Math.max(1000, rules.holdMs / 4))),
+    setInterval(() => void flush(), 250),
+  ];
+  for (const t of timers) t.unref();
+  void recover();
+
+  return {
+    recover: async () => {
+      await recover();
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await running;
+      stopped = true;
+      await flushJournal().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,306 @@
+import { Types } from 'mongoose';
+import type { Logger } from '../logger';
+import { OrderModel, type OrderDoc } from '../models/order';
+import { OpenOrdersModel } from '../models/order-keys';
+import { PartModel, type PartDoc } from '../models/part';
+
+/*
+ * Crash-consistent stock (design and failure cases: api/README.md, "Stock that survives crashes").
+ *
+ * Invariant: for every part, availableQty + Σ qty of its live orders == stock received for it.
+ * Every step is one single-document atomic update, made idempotent by a marker written in the same
+ * update, and the order's `hold` says which step comes next:
+ *
+ *   place:   order inserted as `reserving` → part: $inc −qty + push `+id` (only if `+id` absent)
+ *            → order `held` → `+id` pulled from the part (batched, later)
+ *   release: order `releasing` (conditional: unpaid, pending, held) → part: $inc +qty + push `-id`
+ *            (only if `-id` absent) → order deleted (cancel) or `released`/`expired` → markers pulled
+ *
+ * A process that dies between two steps leaves the order in a transient hold; `recoverOnce` undoes
+ * a `reserving` order (gives the pieces back only if `+id` is on the part, atomically with pulling
+ * it) and finishes a `releasing` one (the give-back is a no-op if `-id` is there already).
+ */
+
+/** Order ids whose steps a request of this process is running right now: recovery leaves them alone. */
+const busy = new Set<string>();
+
+/** Runs `fn` with the order marked busy in this process. */
+export async function withOrderBusy<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
+  busy.add(orderId);
+  try {
+    return await fn();
+  } finally {
+    busy.delete(orderId);
+  }
+}
+
+/** Journal entries carry the quantity, so an entry whose order vanished can still be undone. */
+export const plusMark = (orderId: string, qty: number) => `+${orderId}:${qty}`;
+export const minusMark = (orderId: string, qty: number) => `-${orderId}:${qty}`;
+
+function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } | undefined {
+  const m = /^([+-])([a-f0-9]{24}):(\d+)$/.exec(mark);
+  return m ? { sign: m[1] as '+' | '-', id: String(m[2]), qty: Number(m[3]) } : undefined;
+}
+
+// ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
+
+const redundant = new Map<string, Set<string>>();
+let flushing: Promise<void> | undefined;
+
+/** Queues journal entries that are no longer needed (their order's hold moved past the step). */
+export function forgetMarks(partId: string, marks: string[]): void {
+  let set = redundant.get(partId);
+  if (!set) redundant.set(partId, (set = new Set()));
+  for (const m of marks) set.add(m);
+}
+
+/** Pulls the queued entries: one `$pull` per part (exact `_id`), whatever the number of orders. */
+export async function flushJournal(): Promise<void> {
+  if (flushing) return flushing;
+  flushing = (async () => {
+    while (redundant.size > 0) {
+      const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
+      redundant.delete(partId);
+      try {
+        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
+      } catch (err) {
+        // Put them back for the next flush (or the recovery pass finds them after a restart).
+        forgetMarks(partId, [...marks]);
+        throw err;
+      }
+    }
+  })().finally(() => {
+    flushing = undefined;
+  });
+  return flushing;
+}
+
+// ---- the per-customer cap on open orders ----
+
+/** Claims one of the customer's `cap` open-order slots for `orderId`; false when all are taken. */
+export async function claimOpenSlot(customer: string, orderId: string, cap: number): Promise<boolean> {
+  if (cap <= 0) return true;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const doc = await OpenOrdersModel.findOneAndUpdate(
+        { _id: customer, [`open.${cap - 1}`]: { $exists: false } },
+        { $addToSet: { open: orderId } },
+        { upsert: true, new: true },
+      ).lean();
+      if (doc) return true;
+    } catch (err) {
+      // The upsert found the customer's document full (duplicate _id): the cap is reached.
+      if ((err as { code?: unknown }).code !== 11000) throw err;
+    }
+    // Before refusing, drop entries of orders that are no longer open (left by a crash).
+    if (!(await pruneOpenSlots(customer))) return false;
+  }
+  return false;
+}
+
+async function pruneOpenSlots(customer: string): Promise<boolean> {
+  const doc = await OpenOrdersModel.findById(customer).lean();
+  const stale: string[] = [];
+  for (const id of doc?.open ?? []) {
+    const order = Types.ObjectId.isValid(id)
+      ? await OrderModel.findById(id, { paid: 1, status: 1, hold: 1 }).lean<OrderDoc>()
+      : null;
+    if (!order || !isOpen(order)) stale.push(id);
+  }
+  if (stale.length === 0) return false;
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
+  return true;
+}
+
+/** Frees an order's slot (exact `_id` update; a missed one is pruned when it matters). */
+export async function releaseOpenSlot(customer: string, orderId: string): Promise<void> {
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: orderId } });
+}
+
+/** Unpaid, pending and holding stock (or on its way to). */
+export function isOpen(order: Pick<OrderDoc, 'paid' | 'status' | 'hold'>): boolean {
+  return !order.paid && order.status === 'pending' && order.hold !== 'released' && order.hold !== 'releasing';
+}
+
+// ---- the steps ----
+
+/** Takes the order's pieces and records `+id` in the same update; null when refused. */
+export async function takeStock(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<PartDoc | null> {
+  const mark = plusMark(String(order._id), order.qty);
+  return PartModel.findOneAndUpdate(
+    {
+      _id: order.partsId,
+      availableQty: { $gte: order.qty },
+      qty: { $lte: order.qty },
+      journal: { $ne: mark },
+    },
+    { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
+    // No projection: FerretDB's findAndModify does not implement `fields`.
+    { new: true },
+  ).lean<PartDoc>();
+}
+
+/** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
+export async function undoTake(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
+  const mark = plusMark(String(order._id), order.qty);
+  await PartModel.updateOne(
+    { _id: order.partsId, journal: mark },
+    { $inc: { availableQty: order.qty }, $pull: { journal: mark } },
+  );
+}
+
+/** Gives a releasing order's pieces back once: the update also records `-id`, and needs it absent. */
+export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
+  const mark = minusMark(String(order._id), order.qty);
+  await PartModel.updateOne(
+    { _id: order.partsId, journal: { $ne: mark } },
+    { $inc: { availableQty: order.qty }, $push: { journal: mark } },
+  );
+}
+
+/** The last step of a release: the order disappears (cancel) or stays as expired. */
+export async function finishRelease(
+  order: Pick<OrderDoc, '_id' | 'partsId' | 'qty' | 'uid' | 'user' | 'releaseTo'>,
+): Promise<void> {
+  const id = String(order._id);
+  if (order.releaseTo === 'expired') {
+    await OrderModel.updateOne({ _id: id }, { $set: { hold: 'released', status: 'expired' } });
+  } else {
+    await OrderModel.deleteOne({ _id: id });
+  }
+  forgetMarks(String(order.partsId), [plusMark(id, order.qty), minusMark(id, order.qty)]);
+  await releaseOpenSlot(order.uid ?? order.user, id);
+}
+
+/**
+ * Cancels or expires an order that the caller has checked: claims it (`releasing`, conditional on
+ * still being unpaid, pending and held), gives the pieces back, finishes. Returns false if the
+ * order changed meanwhile (paid, shipped, already released).
+ */
+export async function releaseOrder(
+  orderId: string,
+  to: 'cancelled' | 'expired',
+  extraFilter: Record<string, unknown> = {},
+): Promise<boolean> {
+  return withOrderBusy(orderId, async () => {
+    const claimed = await OrderModel.findOneAndUpdate(
+      {
+        _id: orderId,
+        ...extraFilter,
+        paid: false,
+        status: 'pending',
+        hold: { $nin: ['reserving', 'releasing', 'released'] },
+      },
+      { $set: { hold: 'releasing', releaseTo: to } },
+      { new: true },
+    ).lean<OrderDoc>();
+    if (!claimed) return false;
+    await giveBack(claimed);
+    await finishRelease(claimed);
+    return true;
+  });
+}
+
+// ---- recovery ----
+
+export interface RecoveryOptions {
+  /** Only orders whose last step is older than this are touched (other processes may run them). */
+  graceMs: number;
+  log?: Logger;
+  now?: number;
+}
+
+export interface RecoveryReport {
+  undone: number;
+  finished: number;
+  marksPulled: number;
+  orphansReturned: number;
+}
+
+/**
+ * Finishes or undoes whatever a crash or outage left half done. Cheap when nothing is: it reads
+ * only orders in a transient hold and parts whose journal is not empty.
+ */
+export async function recoverOnce({
+  graceMs,
+  log,
+  now = Date.now(),
+}: RecoveryOptions): Promise<RecoveryReport> {
+  const report: RecoveryReport = { undone: 0, finished: 0, marksPulled: 0, orphansReturned: 0 };
+  const cutoff = new Date(now - graceMs);
+  const transient = await OrderModel.find({ hold: { $in: ['reserving', 'releasing'] } }).lean<OrderDoc[]>();
+  for (const listed of transient) {
+    const id = String(listed._id);
+    if (busy.has(id) || (listed.updatedAt && listed.updatedAt > cutoff)) continue;
+    await withOrderBusy(id, async () => {
+      // Read again now that no request of this process can start on it: the list may be stale.
+      const order = await OrderModel.findById(id).lean<OrderDoc>();
+      if (!order || order.hold !== listed.hold) return;
+      if (order.hold === 'reserving') {
+        // Never acknowledged: give the pieces back if they were taken, then forget the order.
+        await undoTake(order);
+        await OrderModel.deleteOne({ _id: id, hold: 'reserving' });
+        await releaseOpenSlot(order.uid ?? order.user, id);
+        report.undone += 1;
+        log?.warn(
+          { orderId: id, partId: String(order.partsId), qty: order.qty },
+          'recovery: undid an unfinished order',
+        );
+      } else {
+        await giveBack(order);
+        await finishRelease(order);
+        report.finished += 1;
+        log?.warn(
+          { orderId: id, to: order.releaseTo },
+          'recovery: finished an unfinished cancellation/expiry',
+        );
+      }
+    });
+  }
+
+  // Journal entries whose order has moved on are pulled; a `+id` whose order is gone without a
+  // matching `-id` (undone by an earlier pass while another process's taking step was still in
+  // flight, and that process died) gives its pieces back.
+  const parts = await PartModel.find({ journal: { $gt: '' } }, { journal: 1 }).lean<PartDoc[]>();
+  for (const part of parts) {
+    const marks = part.journal ?? [];
+    const pull: string[] = [];
+    for (const mark of marks) {
+      const parsed = parseMark(mark);
+      if (!parsed) {
+        pull.push(mark);
+        continue;
+      }
+      const { sign, id, qty } = parsed;
+      if (busy.has(id)) continue;
+      const order = await OrderModel.findById(id, { hold: 1, updatedAt: 1 }).lean<OrderDoc>();
+      if (order && order.updatedAt && order.updatedAt > cutoff) continue;
+      if (sign === '+') {
+        if (order && order.hold !== 'reserving') pull.push(mark);
+        else if (!order && marks.includes(minusMark(id, qty))) pull.push(mark);
+        else if (!order) {
+          // Only if `-id` is still absent in the same update: a cancellation that completed
+          // since the journal was read has already given these pieces back.
+          const res = await PartModel.updateOne(
+            { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
+            { $inc: { availableQty: qty }, $pull: { journal: mark } },
+          );
+          if (res.modifiedCount === 0) continue;
+          report.orphansReturned += 1;
+          log?.error(
+            { orderId: id, partId: String(part._id), qty },
+            'recovery: returned the stock of a vanished order',
+          );
+        }
+      } else if (!order || order.hold !== 'releasing') {
+        pull.push(mark);
+      }
+    }
+    if (pull.length > 0) {
+      await PartModel.updateOne({ _id: part._id }, { $pullAll: { journal: pull } });
+      report.marksPulled += pull.length;
+    }
+  }
+  return report;
+}

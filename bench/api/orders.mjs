@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// On-demand benchmark of POST /order at 10 connections: this checkout's API against the API of a
+// baseline commit (default: the last commit before the crash-consistent stock journal), built from
+// `git archive` into a temp dir and measured in the same run against the same FerretDB process
+// (one database each). Rounds alternate baseline / current so machine noise hits both alike.
+//   npx tsc -b api && node bench/api/orders.mjs   (BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_BASELINE_REF=…)
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import {
+  ensureTools,
+  freePort,
+  serviceEnv,
+  startFerret,
+  stopChild,
+  waitForPort,
+} from '../../scripts/services.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const require = createRequire(import.meta.url);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const connections = 10;
+const baselineRef = process.env.BENCH_BASELINE_REF ?? '90169b4';
+
+/** The baseline API, compiled from `git archive` (no stash, no checkout of this worktree). */
+function buildBaseline(dir) {
+  const tar = execFileSync('git', ['archive', baselineRef, 'api', 'contracts', 'tsconfig.base.json'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  // Its own node_modules: every installed package, except that @motoparts/contracts is the baseline's.
+  const nm = path.join(dir, 'node_modules');
+  mkdirSync(path.join(nm, '@motoparts'), { recursive: true });
+  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+    if (entry === '@motoparts' || entry.startsWith('.')) continue;
+    symlinkSync(path.join(root, 'node_modules', entry), path.join(nm, entry));
+  }
+  symlinkSync(path.join(dir, 'contracts'), path.join(nm, '@motoparts', 'contracts'));
+  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'api'], { cwd: dir, stdio: 'inherit' });
+  return path.join(dir, 'api/dist/server.js');
+}
+
+ensureTools();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-'));
+const dbPort = await freePort();
+const ports = { db: dbPort, stripe: await freePort(), authEmulator: await freePort() };
+const baseEnv = { ...process.env, ...serviceEnv(ports), NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+const baselineServer = buildBaseline(path.join(tmp, 'baseline'));
+const currentServer = path.join(root, 'api/dist/server.js');
+
+const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
+const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
+const apiEnv = loadEnv(baseEnv);
+const tokens = Array.from({ length: connections }, (_, i) =>
+  signApiToken(apiEnv, { email: `bench-order-${i}@motoparts.test`, name: `Bench ${i}`, admin: false }),
+);
+
+const ferret = await startFerret({ port: dbPort, dataDir: path.join(tmp, 'db') });
+const children = [];
+
+async function seed(uri) {
+  const mongoose = require(path.join(root, 'node_modules/mongoose'));
+  const conn = await mongoose.createConnection(uri, { maxPoolSize: 1 }).asPromise();
+  const ids = [];
+  for (let i = 0; i < 8; i++) {
+    const _id = new mongoose.Types.ObjectId();
+    await conn.db.collection('parts').insertOne({
+      _id,
+      name: `Bench part ${i}`,
+      slug: `bench-part-${i}`,
+      text: 'A part for the order benchmark.',
+      img: '/images/parts/test.svg',
+      priceCents: 1000 + i,
+      qty: 100,
+      availableQty: 1_000_000_000,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    ids.push(String(_id));
+  }
+  await conn.close();
+  return ids;
+}
+
+async function startApi(server, db, extra = {}) {
+  const port = await freePort();
+  const uri = `mongodb://127.0.0.1:${dbPort}/${db}`;
+  const partIds = await seed(uri);
+  const child = spawn(process.execPath, [server], {
+    env: { ...baseEnv, MONGODB_URI: uri, PORT: String(port), ...extra },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  await waitForPort(port, { child });
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base: `http://127.0.0.1:${port}`, partIds };
+}
+
+async function measure(api, { withKey = false } = {}) {
+  let n = 0;
+  const requests = tokens.map((token) => ({
+    method: 'POST',
+    path: '/order',
+    setupRequest: (req) => ({
+      ...req,
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        ...(withKey ? { 'idempotency-key': `bench-${process.pid}-${n++}` } : {}),
+      },
+      body: JSON.stringify({ partsId: api.partIds[n++ % api.partIds.length], qty: 100 }),
+    }),
+  }));
+  const r = await autocannon({ url: api.base, connections, duration: seconds, requests });
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+}
+
+try {
+  const baseline = await startApi(baselineServer, 'bench_baseline');
+  // The cap is off so every request places an order, as in the baseline.
+  const current = await startApi(currentServer, 'bench_current', { MAX_OPEN_ORDERS: '0' });
+  const keyed = await startApi(currentServer, 'bench_keyed', { MAX_OPEN_ORDERS: '0' });
+  // Warm-up (JIT, connection) for each, not measured.
+  for (const api of [baseline, current, keyed]) await measure(api);
+  const rows = { baseline: [], current: [], keyed: [] };
+  for (let i = 0; i < rounds; i++) {
+    rows.baseline.push(await measure(baseline));
+    rows.current.push(await measure(current));
+    rows.keyed.push(await measure(keyed, { withKey: true }));
+  }
+  const mean = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+  const base = mean(rows.baseline, 'rps');
+  console.log(
+    `\nPOST /order, ${connections} connections, ${seconds} s × ${rounds} rounds each; baseline ${baselineRef}; ` +
+      `${os.cpus().length} CPUs, node ${process.version}`,
+  );
+  for (const [name, list] of Object.entries(rows)) {
+    const label = {
+      baseline: `baseline (${baselineRef})`,
+      current: 'journal (this checkout)',
+      keyed: 'journal + Idempotency-Key',
+    }[name];
+    console.log(
+      `${label.padEnd(28)} ${mean(list, 'rps').toFixed(0).padStart(6)} req/s  p99 ${mean(list, 'p99').toFixed(0).padStart(4)} ms  ` +
+        `ratio ${(mean(list, 'rps') / base).toFixed(2)}  (per round: ${list.map((r) => r.rps.toFixed(0)).join(', ')} req/s` +
+        `${list.some((r) => r.non2xx) ? `; non-2xx ${list.map((r) => r.non2xx).join(', ')}` : ''})`,
+    );
+  }
+} finally {
+  for (const c of children) {
+    c.kill('SIGTERM');
+    await new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)));
+  }
+  await stopChild(ferret);
+  rmSync(tmp, { recursive: true, force: true });
+}
