@@ -1,5 +1,6 @@
-# The API: compiled TypeScript on Node 20, production dependencies only.
-FROM node:20-bookworm-slim AS build
+# The API: compiled TypeScript on Node 24 LTS, production dependencies only, as the image's
+# unprivileged `node` user. It never seeds: the demo seed is a separate one-off job in development.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY contracts/package.json contracts/
@@ -7,19 +8,22 @@ COPY state/package.json state/
 COPY api/package.json api/
 RUN npm ci --workspace api --include-workspace-root --ignore-scripts --no-audit --no-fund
 COPY contracts contracts
-COPY state state
 COPY api api
 RUN npx tsc -b contracts api
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 COPY contracts/package.json contracts/
 COPY api/package.json api/
-RUN npm ci --workspace api --omit=dev --ignore-scripts --no-audit --no-fund
+RUN npm ci --workspace api --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/contracts/dist contracts/dist
 COPY --from=build /app/api/dist api/dist
 USER node
 EXPOSE 5000
-CMD ["sh", "-c", "node api/dist/seed-cli.js && node --max-old-space-size=128 api/dist/server.js"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 5000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node is PID 1's only child under `init: true` (or tini in Kubernetes' pause-less
+# pods it is PID 1 itself) and receives SIGTERM directly.
+CMD ["node", "--max-old-space-size=128", "api/dist/server.js"]

@@ -1,6 +1,7 @@
-# One front end (shell or a remote) built once and served as static files; /config.json is
-# mounted per environment, so the same image runs everywhere.
-FROM node:20-bookworm-slim AS build
+# One front end (shell or a remote): a production webpack build served by unprivileged nginx on
+# port 8080. /config.json is mounted per environment, so the same image runs everywhere; the
+# image's tag is the release version of that one front end (never rebuilt under the same tag).
+FROM node:24-bookworm-slim AS build
 ARG WORKSPACE
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
@@ -12,12 +13,29 @@ COPY scripts/webpack-config.cjs scripts/prerender.cjs scripts/index.html scripts
 COPY contracts contracts
 COPY state state
 COPY ${WORKSPACE} ${WORKSPACE}
-RUN npm run build -w ${WORKSPACE}
+# `build` is webpack --mode production. Source maps stay with the build artefacts for error
+# tracking and are not put into the served folder.
+RUN npm run build -w ${WORKSPACE} && find ${WORKSPACE}/dist -name '*.map' -delete
 
-FROM nginx:1.27-alpine
+FROM nginxinc/nginx-unprivileged:1.28-alpine
 ARG WORKSPACE
+ARG RELEASE=local
+LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers.image.version="${RELEASE}"
 # Where the shell's server fetches the storefront's prerendered hero (server-side include), and
-# the DNS server that resolves it per request (Docker's embedded one by default).
-ENV STOREFRONT_INTERNAL_URL=http://storefront NGINX_RESOLVER=127.0.0.11
+# the DNS server that resolves it per request (Docker's embedded one by default; Kubernetes sets
+# its cluster DNS service).
+ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 NGINX_RESOLVER=127.0.0.11
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
+# The Content-Security-Policy depends on the config.json mounted at run time (its origins), so it
+# is computed at container start by scripts/csp.mjs, the same code the local server runs: Node
+# (musl build, from the official Alpine image) and a sourced entrypoint step export CSP_POLICY
+# before nginx's template step fills it in.
+USER root
+RUN apk add --no-cache libstdc++
+COPY --from=node:24-alpine /usr/local/bin/node /usr/local/bin/node
+COPY scripts/csp.mjs /opt/motoparts/csp.mjs
+COPY --chmod=755 deploy/csp.envsh /docker-entrypoint.d/19-csp.envsh
 COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html
+USER 101
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/config.json"]

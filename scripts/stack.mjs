@@ -170,6 +170,11 @@ export async function startStack(p, { quiet = false, build = true, env = process
     'JWT_SECRET',
     'ADMIN_EMAILS',
     'MONGODB_POOL_SIZE',
+    'RATE_LIMIT_EXCHANGE_IP',
+    'RATE_LIMIT_EXCHANGE_USER',
+    'RATE_LIMIT_ORDER',
+    'RATE_LIMIT_REVIEW',
+    'RATE_LIMIT_LISTING',
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }

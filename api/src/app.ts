@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, AppState } from './context';
 import { catalogCacheTtlMs } from './env';
 import { configureCatalogCache } from './lib/catalog-cache';
+import { createRateLimits } from './lib/rate-limits';
 import { createStripe } from './lib/stripe';
 import { jsonBody } from './middleware/body';
 import { cors } from './middleware/cors';
@@ -24,11 +25,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   configureCatalogCache(catalogCacheTtlMs(env));
   partCatalog.configure(catalogCacheTtlMs(env));
 
+  const routeDeps = { ...deps, limits: createRateLimits(env) };
   healthRoutes(router);
-  partRoutes(router, deps);
-  orderRoutes(router, deps, createStripe(env));
-  reviewRoutes(router, deps);
-  userRoutes(router, deps);
+  partRoutes(router, routeDeps);
+  orderRoutes(router, routeDeps, createStripe(env));
+  reviewRoutes(router, routeDeps);
+  userRoutes(router, routeDeps);
 
   app.use(requestLog(logger));
   app.use(errorHandler());

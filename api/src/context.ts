@@ -1,12 +1,19 @@
 import type { ParameterizedContext, DefaultContext } from 'koa';
 import type { RouterContext } from '@koa/router';
 import type { Env } from './env';
+import type { RateLimits } from './lib/rate-limits';
 import type { Logger } from './logger';
 
-/** Who is calling, from our own API token. `admin` is looked up fresh when a rule needs it. */
+/**
+ * Who is calling: the Firebase uid from our API token, with the account's email, name and role
+ * as the database holds them now (loaded per request, so a role change or a sign-out is seen at
+ * once).
+ */
 export interface Caller {
+  uid: string;
   email: string;
   name: string;
+  admin: boolean;
 }
 
 export interface AppState {
@@ -22,6 +29,11 @@ export interface AppState {
 export interface AppDeps {
   env: Env;
   logger: Logger;
+}
+
+/** What routes get: the app's deps plus the shared abuse limits. */
+export interface RouteDeps extends AppDeps {
+  limits: RateLimits;
 }
 
 export type AppContext = ParameterizedContext<AppState, DefaultContext>;

@@ -37,11 +37,16 @@ const envSchema = z.object({
   /** Points the Stripe client at stripe-mock locally; unset means the real Stripe API. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /**
+   * Lifetime of our API tokens. Short, because renewing one is when a deleted or disabled
+   * Firebase account is noticed; the auth remote renews silently before expiry.
+   */
   JWT_EXPIRES_IN_SECONDS: z.coerce
     .number()
     .int()
-    .min(60)
-    .default(24 * 60 * 60),
+    .min(1)
+    .max(15 * 60)
+    .default(15 * 60),
   ADMIN_EMAILS: csv.transform((list) => list.map((e) => e.toLowerCase())),
   CORS_ORIGINS: csv,
   /**
@@ -67,7 +72,42 @@ const envSchema = z.object({
     .default(100 * 1024),
 });
 
-export type Env = z.infer<typeof envSchema>;
+const rateLimit = z
+  .string()
+  .regex(/^\d{1,7}\/\d{1,6}$/, 'must be <points>/<seconds>, e.g. 10/60 (0/… turns the limit off)')
+  .transform((v) => {
+    const [points, seconds] = v.split('/').map(Number) as [number, number];
+    return { points, seconds: Math.max(1, seconds) };
+  })
+  .optional();
+
+/** `RATE_LIMIT_<NAME>=<points>/<seconds>` overrides one default budget of lib/rate-limits.ts. */
+const rateLimitsSchema = z
+  .object({
+    RATE_LIMIT_EXCHANGE_IP: rateLimit,
+    RATE_LIMIT_EXCHANGE_USER: rateLimit,
+    RATE_LIMIT_ORDER: rateLimit,
+    RATE_LIMIT_REVIEW: rateLimit,
+    RATE_LIMIT_LISTING: rateLimit,
+  })
+  .transform((v) => ({
+    RATE_LIMITS: {
+      exchangeIp: v.RATE_LIMIT_EXCHANGE_IP,
+      exchangeUser: v.RATE_LIMIT_EXCHANGE_USER,
+      order: v.RATE_LIMIT_ORDER,
+      review: v.RATE_LIMIT_REVIEW,
+      listing: v.RATE_LIMIT_LISTING,
+    },
+  }));
+
+const rateLimitStoreSchema = z.object({
+  /** Where abuse-limit counters live; default: memory with the embedded DB, MongoDB otherwise. */
+  RATE_LIMIT_STORE: z.enum(['memory', 'mongo']).optional(),
+});
+
+const fullEnvSchema = envSchema.and(rateLimitsSchema).and(rateLimitStoreSchema);
+
+export type Env = z.infer<typeof fullEnvSchema>;
 
 export class EnvError extends Error {
   constructor(
@@ -85,7 +125,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') cleaned[k] = v;
   if (cleaned.PORT === undefined && cleaned.PORT_API !== undefined) cleaned.PORT = cleaned.PORT_API;
-  const parsed = envSchema.safeParse(cleaned);
+  const parsed = fullEnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0] ?? '?');

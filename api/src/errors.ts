@@ -8,6 +8,7 @@ const STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
   PAYMENT_PROVIDER_ERROR: 502,
   INTERNAL: 500,
@@ -16,6 +17,8 @@ const STATUS: Record<ErrorCode, number> = {
 /** The one error type services throw; the error middleware turns it into the JSON error shape. */
 export class AppError extends Error {
   readonly status: number;
+  /** Seconds after which a refused request may be retried (sent as Retry-After with a 429). */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -40,6 +43,11 @@ export class AppError extends Error {
   }
   static conflict(message: string, details?: unknown): AppError {
     return new AppError('CONFLICT', message, details);
+  }
+  static tooManyRequests(message: string, retryAfterSeconds: number): AppError {
+    const err = new AppError('TOO_MANY_REQUESTS', message);
+    err.retryAfterSeconds = retryAfterSeconds;
+    return err;
   }
   static unavailable(message = 'The database is unreachable right now. Please try again shortly.'): AppError {
     return new AppError('SERVICE_UNAVAILABLE', message);

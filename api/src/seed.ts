@@ -75,6 +75,7 @@ export const SEED_PARTS: SeedPart[] = [
 export const SEED_REVIEWS = [
   {
     email: 'maya.torres@example.com',
+    name: 'Maya Torres',
     img: '/images/reviewers/1.svg',
     review:
       'Ordered chains and sprockets for our whole rental fleet. Everything arrived in one box, well packed, and fitted first time.',
@@ -82,6 +83,7 @@ export const SEED_REVIEWS = [
   },
   {
     email: 'daniel.okafor@example.com',
+    name: 'Daniel Okafor',
     img: '/images/reviewers/2.svg',
     review:
       'The sintered pads transformed my old naked bike. Great price for a bulk order, and the payment was quick and painless.',
@@ -89,6 +91,7 @@ export const SEED_REVIEWS = [
   },
   {
     email: 'lena.fischer@example.com',
+    name: 'Lena Fischer',
     img: '/images/reviewers/3.svg',
     review:
       'Good parts at fair prices. The minimum order of 100 suits a workshop like ours; I would love a few more tyre sizes.',
@@ -134,7 +137,13 @@ export async function seedDatabase(): Promise<{ parts: number; reviews: number; 
     );
   }
   for (const r of SEED_REVIEWS) {
-    await ReviewModel.updateOne({ email: r.email, review: r.review }, { $setOnInsert: r }, { upsert: true });
+    const { name, ...rest } = r;
+    // The display name is what the public sees, so an older seed's unnamed rows get it too.
+    await ReviewModel.updateOne(
+      { email: r.email, review: r.review },
+      { $setOnInsert: rest, $set: { name } },
+      { upsert: true },
+    );
   }
   for (const a of DEMO_ACCOUNTS) {
     await UserModel.updateOne(

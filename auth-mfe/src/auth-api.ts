@@ -12,6 +12,16 @@ export const authApi = baseApi.injectEndpoints({
         headers: { authorization: `Bearer ${idToken}` },
         body: { email },
       }),
+      extraOptions: { noRenewal: true },
+    }),
+    /** Sign-out on the API: every API token of the account stops working at once. */
+    endSession: build.mutation<{ success: true }, { token: string }>({
+      query: ({ token }) => ({
+        url: '/session',
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      extraOptions: { noRenewal: true },
     }),
   }),
 });

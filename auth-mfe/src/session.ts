@@ -35,8 +35,16 @@ export const EMULATOR_GOOGLE_ACCOUNT = {
   name: 'Google Rider',
 };
 
-/** Exchanges the Firebase ID token for our API token and records the session everywhere. */
-export async function completeSignIn(dispatch: AppDispatch, user: User, forceRefresh = false): Promise<void> {
+/**
+ * Exchanges the Firebase ID token for our API token and records the session everywhere. A
+ * renewal (same person, new token) keeps the cached data; a sign-in starts from a clean cache.
+ */
+export async function completeSignIn(
+  dispatch: AppDispatch,
+  user: User,
+  forceRefresh = false,
+  { renewal = false } = {},
+): Promise<string> {
   if (!user.email) throw new Error('This account has no email address, so it cannot sign in here.');
   const idToken = await user.getIdToken(forceRefresh);
   const { token, admin } = await dispatch(
@@ -49,8 +57,9 @@ export async function completeSignIn(dispatch: AppDispatch, user: User, forceRef
   };
   storeSession(sessionUser, token);
   // Data cached for a previous visitor (their orders, their profile) must not leak into this session.
-  dispatch(baseApi.util.resetApiState());
+  if (!renewal) dispatch(baseApi.util.resetApiState());
   dispatch(signedIn({ user: sessionUser, token, admin }));
+  return token;
 }
 
 export async function signInWithPassword(
@@ -99,9 +108,39 @@ export async function restoreSession(store: AppStore): Promise<void> {
   store.dispatch(signedOut());
 }
 
-/** Ends the session in Firebase, in localStorage and in the store. */
+/**
+ * Our API tokens are short-lived: the shell calls this before one expires (and when the API
+ * refuses an expired one). Firebase keeps its own session, so the person notices nothing; a
+ * deleted or disabled account, or one signed out elsewhere, is signed out here.
+ */
+export async function renewSession(store: AppStore): Promise<string | null> {
+  const auth = firebaseAuth();
+  await auth.authStateReady();
+  const user = auth.currentUser;
+  if (user) {
+    try {
+      return await completeSignIn(store.dispatch, user, false, { renewal: true });
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      // Only a refusal ends the session; a network blip keeps the current token until it expires.
+      if (status !== 401 && status !== 403) return null;
+    }
+  }
+  clearStoredSession();
+  store.dispatch(signedOut());
+  return null;
+}
+
+/** Ends the session on the API, in Firebase, in localStorage and in the store. */
 export async function signOut(store: AppStore): Promise<void> {
+  const token = store.getState().auth.token;
   try {
+    if (token) {
+      await store
+        .dispatch(authApi.endpoints.endSession.initiate({ token }))
+        .unwrap()
+        .catch(() => undefined); // best effort: the token also expires on its own within minutes
+    }
     await firebaseSignOut(firebaseAuth());
   } finally {
     clearStoredSession();

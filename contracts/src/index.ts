@@ -18,18 +18,37 @@ if ('document' in globalThis) z.config({ jitless: true });
 
 export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/i, 'must be a 24-character hex id');
 
+/**
+ * Control characters (C0, DEL, C1) ring bells, rewrite terminals and hide text in the admin's
+ * views and our logs; no field has a use for them. Long texts keep their line breaks and tabs.
+ */
+// Matching control characters is the point of these two patterns.
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL_CHARS = /^[^\x00-\x1f\x7f-\x9f]*$/;
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL_CHARS_EXCEPT_LINES = /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$/;
+export const CONTROL_CHARS_MESSAGE = 'must not contain control characters';
+/** A one-line string: no control characters at all. */
+const line = () => z.string().regex(NO_CONTROL_CHARS, CONTROL_CHARS_MESSAGE);
+
 /** Email accepted by the API (RFC-ish, bounded). The UI applies the stricter SPEC §5 pattern. */
-export const emailSchema = z
-  .string()
+export const emailSchema = line()
   .trim()
   .toLowerCase()
   .max(254)
   .regex(/^[^\s@$]+@[^\s@$]+\.[^\s@$]+$/, 'must be an email address');
 
-const text = (max: number) => z.string().trim().min(1, 'is required').max(max);
-const optionalText = (max: number) => z.string().trim().max(max).default('');
-const httpUrl = z
-  .string()
+const text = (max: number) => line().trim().min(1, 'is required').max(max);
+/** Multi-line text (descriptions, reviews): newlines and tabs allowed, other control characters not. */
+const longText = (max: number) =>
+  z
+    .string()
+    .regex(NO_CONTROL_CHARS_EXCEPT_LINES, CONTROL_CHARS_MESSAGE)
+    .trim()
+    .min(1, 'is required')
+    .max(max);
+const optionalText = (max: number) => line().trim().max(max).default('');
+const httpUrl = line()
   .trim()
   .max(2048)
   .regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL');
@@ -37,8 +56,7 @@ const httpUrl = z
  * An image: an absolute http(s) URL, or a root-relative path on our own site (the seed's
  * `/images/parts/<slug>.svg`, served by the shell). No `//host` (protocol-relative) paths.
  */
-export const imageUrlSchema = z
-  .string()
+export const imageUrlSchema = line()
   .trim()
   .max(2048)
   .regex(/^(https?:\/\/\S+|\/(?!\/)[A-Za-z0-9._~\-/]+)$/i, 'must be an http(s) URL or a /path on this site');
@@ -63,6 +81,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
   'PAYMENT_PROVIDER_ERROR',
   'INTERNAL',
@@ -93,7 +112,7 @@ export type Part = z.infer<typeof partSchema>;
 
 export const partInputSchema = z.object({
   name: text(120),
-  text: text(2000),
+  text: longText(2000),
   img: imageUrlSchema,
   price: dollars,
   qty: z.number().int('must be an integer').min(1).max(1_000_000),
@@ -105,7 +124,7 @@ export const PART_SORTS = ['name', '-name', 'price', '-price'] as const;
 export const partListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(24),
-  q: z.string().trim().max(100).optional(),
+  q: line().trim().max(100).optional(),
   sort: z.enum(PART_SORTS).optional(),
 });
 export type PartListQuery = z.infer<typeof partListQuerySchema>;
@@ -150,17 +169,17 @@ export type Order = z.infer<typeof orderSchema>;
 export const orderInputSchema = z.object({
   partsId: objectIdSchema,
   qty: z.number().int('must be an integer').min(1).max(10_000_000),
-  userName: z.string().trim().max(120).optional(),
+  userName: line().trim().max(120).optional(),
   user: emailSchema.optional(),
-  Parts: z.string().max(200).optional(),
+  Parts: line().max(200).optional(),
   price: z.number().optional(),
 });
 export type OrderInput = z.infer<typeof orderInputSchema>;
 
 /** PATCH /order/:id — the client reports a transaction id; the server asks Stripe. */
 export const orderPaymentClaimSchema = z.object({
-  transactionId: z.string().trim().min(1, 'is required').max(255),
-  parts: z.string().optional(),
+  transactionId: line().trim().min(1, 'is required').max(255),
+  parts: line().optional(),
 });
 export type OrderPaymentClaim = z.infer<typeof orderPaymentClaimSchema>;
 
@@ -187,9 +206,13 @@ export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 
 // ---------- reviews ----------
 
+/**
+ * A public review shows who wrote it by display name only: reviewers' email addresses are never
+ * published (the SPEC's `email` field is what the client sends, and it stays private).
+ */
 export const reviewSchema = z.object({
   _id: z.string(),
-  email: z.string(),
+  name: z.string(),
   img: z.string(),
   review: z.string(),
   rating: z.number().int(),
@@ -199,7 +222,7 @@ export type Review = z.infer<typeof reviewSchema>;
 export const reviewInputSchema = z.object({
   email: emailSchema.optional(),
   img: imageUrlSchema,
-  review: text(1000),
+  review: longText(1000),
   rating: z.number().int('must be an integer').min(1).max(5),
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
@@ -212,8 +235,7 @@ export type Role = (typeof ROLES)[number];
 export const profileFieldsSchema = z.object({
   education: optionalText(200),
   location: optionalText(200),
-  phone: z
-    .string()
+  phone: line()
     .trim()
     .max(40)
     .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
@@ -224,10 +246,9 @@ export type ProfileFields = z.infer<typeof profileFieldsSchema>;
 
 /** PUT /userInfo/:email: any subset of the profile fields; fields not sent are left unchanged. */
 export const profileUpdateSchema = z.object({
-  education: z.string().trim().max(200).optional(),
-  location: z.string().trim().max(200).optional(),
-  phone: z
-    .string()
+  education: line().trim().max(200).optional(),
+  location: line().trim().max(200).optional(),
+  phone: line()
     .trim()
     .max(40)
     .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
@@ -280,7 +301,7 @@ export const loginFormSchema = z.object({ email: uiEmail, password: uiPassword }
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
 export const signupFormSchema = z.object({
-  name: z.string().trim().min(1, MESSAGES.nameRequired),
+  name: line().trim().min(1, MESSAGES.nameRequired),
   email: uiEmail,
   password: uiPassword,
 });

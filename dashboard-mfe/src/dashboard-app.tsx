@@ -20,6 +20,7 @@ const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   allUser: lazy(() => import('./pages/all-users')),
   manageProduct: lazy(() => import('./pages/manage-products')),
   addProduct: lazy(() => import('./pages/add-product')),
+  reviews: lazy(() => import('./pages/manage-reviews')),
 };
 const PaymentPage = lazy(() => import('./pages/payment-page'));
 

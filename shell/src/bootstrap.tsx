@@ -4,7 +4,10 @@ import {
   loadConfig,
   makeStore,
   readStoredSession,
+  readTokenClaims,
+  renewSessionOnce,
   SESSION_USER_KEY,
+  setSessionRenewer,
   setRemoteLoader,
   signedIn,
   signedOut,
@@ -16,6 +19,32 @@ import { capturePrerendered } from './prerendered';
 
 interface SessionModule {
   restoreSession: (store: AppStore) => Promise<void>;
+  renewSession: (store: AppStore) => Promise<string | null>;
+}
+
+/** Renew this long before our API token expires (tokens live 15 minutes). */
+const RENEW_AHEAD_MS = 2 * 60 * 1000;
+
+/**
+ * Keeps the API token fresh while the page is open: a minute or two before it expires the auth
+ * remote trades the Firebase session for a new one (loading Firebase only then). The API answers
+ * an expired token 401, which also triggers a renewal (base-api), e.g. after a laptop slept.
+ */
+function keepSessionFresh(store: AppStore): void {
+  setSessionRenewer(() => loadExposed<SessionModule>('auth', 'session').then((m) => m.renewSession(store)));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let scheduledFor: string | null = null;
+  store.subscribe(() => {
+    const token = store.getState().auth.token;
+    if (token === scheduledFor) return;
+    scheduledFor = token;
+    clearTimeout(timer);
+    const exp = token ? readTokenClaims(token)?.exp : undefined;
+    if (!exp) return;
+    const lifetimeMs = exp * 1000 - Date.now();
+    const delay = Math.max(0, lifetimeMs - Math.min(RENEW_AHEAD_MS, lifetimeMs / 2));
+    timer = setTimeout(() => void renewSessionOnce(), delay);
+  });
 }
 
 /**
@@ -43,6 +72,7 @@ async function main() {
   // Remotes that embed another remote's module (home → login card) load it through the shell.
   setRemoteLoader(loadExposed);
   const store = makeStore();
+  keepSessionFresh(store);
   resolveSession(store);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing from index.html');

@@ -12,6 +12,8 @@ import { getConfig } from './runtime-config';
 export interface ApiExtraOptions {
   /** SPEC §7: on My Order a 403 also signs the user out. Elsewhere a 403 is just "not allowed". */
   signOutOnForbidden?: boolean;
+  /** The token exchange sends Firebase's token, not ours: a 401 there is final, never renewed. */
+  noRenewal?: boolean;
 }
 
 interface TokenHolder {
@@ -28,6 +30,29 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
+/**
+ * Renews our short-lived API token from the Firebase session (the auth remote provides it through
+ * the shell); resolves to the new token, or null when the session is over.
+ */
+type SessionRenewer = () => Promise<string | null>;
+let renewer: SessionRenewer | null = null;
+let renewing: Promise<string | null> | null = null;
+
+export function setSessionRenewer(fn: SessionRenewer | null): void {
+  renewer = fn;
+}
+
+/** One renewal at a time: requests that fail together wait for the same new token. */
+export function renewSessionOnce(): Promise<string | null> {
+  if (!renewer) return Promise.resolve(null);
+  renewing ??= renewer()
+    .catch(() => null)
+    .finally(() => {
+      renewing = null;
+    });
+  return renewing;
+}
+
 const baseQuery: BaseQueryFn<
   string | FetchArgs,
   unknown,
@@ -37,7 +62,12 @@ const baseQuery: BaseQueryFn<
 > = async (args, api, extraOptions) => {
   const base = getConfig().apiBaseUrl.replace(/\/$/, '');
   const request = typeof args === 'string' ? { url: args } : args;
-  const result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
+  let result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
+  // An expired token (a laptop woken after the renewal was due): renew once and retry.
+  const sentOurToken = (api.getState() as TokenHolder).auth.token !== null && !extraOptions?.noRenewal;
+  if (result.error?.status === 401 && sentOurToken && (await renewSessionOnce())) {
+    result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
+  }
   const status = result.error?.status;
   if (status === 401 || (status === 403 && extraOptions?.signOutOnForbidden)) {
     clearStoredSession();

@@ -370,3 +370,52 @@ describe('malformed path parameters and queries', () => {
     }
   });
 });
+
+describe('control characters', () => {
+  // NUL, BEL, ESC (a terminal colour sequence), DEL and a C1 control, inside otherwise valid text.
+  const CONTROLS = ['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u009b'];
+  const stringFields = ENDPOINTS.flatMap((e) =>
+    Object.entries(e.fields)
+      .filter(([, f]) => f.kind === 'string')
+      .map(([field]) => [e.name, field, e] as const),
+  );
+
+  it.each(stringFields)('%s: 400 naming %s when it holds a control character', async (_name, field, e) => {
+    for (const c of CONTROLS) {
+      const valid = e.valid();
+      const base = typeof valid[field] === 'string' ? (valid[field] as string) : 'text';
+      const res = await send(e, { body: { ...valid, [field]: `${base.slice(0, 5)}${c}${base.slice(5)}` } });
+      expect({ c: JSON.stringify(c), status: res.status }).toEqual({ c: JSON.stringify(c), status: 400 });
+      expect(pathsOf(res)).toContain(field);
+      expect(res.body.error.message).toContain(field);
+    }
+  });
+
+  it('long texts keep line breaks and tabs; one-line fields refuse them', async () => {
+    const review = await call<{ review: { review: string } }>(t.base, 'POST', '/review', {
+      token: customer.token,
+      body: { img: '/images/reviewers/1.svg', review: 'First line\n\tindented\r\nlast', rating: 4 },
+    });
+    expect(review.status).toBe(201);
+    expect(review.body.review.review).toBe('First line\n\tindented\r\nlast');
+    const profile = await call<Err>(t.base, 'PUT', `/userInfo/${customer.email}`, {
+      token: customer.token,
+      body: { location: 'Oslo\nBergen' },
+    });
+    expect(profile.status).toBe(400);
+    expect(pathsOf(profile)).toEqual(['location']);
+    const stored = await UserModel.findById(customer.email).lean();
+    expect(stored).toBeNull(); // records are keyed by uid, never by email
+    expect(await UserModel.exists({ location: 'Oslo\nBergen' })).toBeNull();
+  });
+
+  it('queries and path parameters refuse them too', async () => {
+    const q = await call<Err>(t.base, 'GET', `/parts?q=${encodeURIComponent('brake\u0007')}`, {});
+    expect(q.status).toBe(400);
+    expect(pathsOf(q)).toEqual(['q']);
+    const email = await call<Err>(t.base, 'GET', `/user/${encodeURIComponent('a\u0000b@c.de')}`, {
+      token: customer.token,
+    });
+    expect(email.status).toBe(400);
+  });
+});

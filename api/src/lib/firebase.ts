@@ -1,5 +1,5 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth, type Auth, type DecodedIdToken } from 'firebase-admin/auth';
+import { getAuth, type Auth, type DecodedIdToken, type UserRecord } from 'firebase-admin/auth';
 import type { Env } from '../env';
 import { AppError } from '../errors';
 
@@ -32,4 +32,24 @@ export async function verifyFirebaseIdToken(env: Env, idToken: string): Promise<
       'Could not verify the sign-in with the auth provider; try again.',
     );
   }
+}
+
+/**
+ * The Firebase account as it is now. A deleted account is refused (401), and so is a disabled one:
+ * renewing the API token goes through here, so either ends API access within one token lifetime.
+ */
+export async function getFirebaseAccount(env: Env, uid: string): Promise<UserRecord> {
+  let account: UserRecord;
+  try {
+    account = await firebaseAuth(env).getUser(uid);
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'auth/user-not-found') throw AppError.unauthenticated('This account no longer exists.');
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Could not verify the sign-in with the auth provider; try again.',
+    );
+  }
+  if (account.disabled) throw AppError.unauthenticated('This account is disabled.');
+  return account;
 }

@@ -1,27 +1,41 @@
 import jwt from 'jsonwebtoken';
 import type { Env } from '../env';
-import type { Caller } from '../context';
 import { AppError } from '../errors';
 
-/** Claims of our API token; the front end reads email/admin/exp (unverified) to restore a session. */
+/**
+ * Claims of our API token. `sub` is the Firebase uid (who the caller is); the front end reads
+ * email/admin/exp (unverified) to restore a session; `epoch` ties the token to the account's
+ * sign-outs.
+ */
 export interface ApiTokenClaims {
+  sub: string;
   email: string;
   name: string;
   admin: boolean;
+  epoch: number;
   exp: number;
   iat: number;
 }
 
-export function signApiToken(env: Env, claims: { email: string; name: string; admin: boolean }): string {
-  return jwt.sign(claims, env.JWT_SECRET, {
+export interface VerifiedToken {
+  uid: string;
+  epoch: number;
+}
+
+export function signApiToken(
+  env: Env,
+  claims: { uid: string; email: string; name: string; admin: boolean; epoch: number },
+): string {
+  const { uid, ...rest } = claims;
+  return jwt.sign(rest, env.JWT_SECRET, {
     algorithm: 'HS256',
     expiresIn: env.JWT_EXPIRES_IN_SECONDS,
-    subject: claims.email,
+    subject: uid,
     issuer: 'motoparts-api',
   });
 }
 
-export function verifyApiToken(env: Env, token: string): Caller {
+export function verifyApiToken(env: Env, token: string): VerifiedToken {
   let payload: string | jwt.JwtPayload;
   try {
     payload = jwt.verify(token, env.JWT_SECRET, { algorithms: ['HS256'], issuer: 'motoparts-api' });
@@ -31,10 +45,11 @@ export function verifyApiToken(env: Env, token: string): Caller {
       expired ? 'Your session has expired; sign in again.' : 'The token is not valid.',
     );
   }
-  if (typeof payload === 'string' || typeof payload.email !== 'string') {
+  // Tokens issued before accounts were keyed by uid carry the email as `sub` and no epoch.
+  if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload.epoch !== 'number') {
     throw AppError.unauthenticated('The token is not valid.');
   }
-  return { email: payload.email, name: typeof payload.name === 'string' ? payload.name : '' };
+  return { uid: payload.sub, epoch: payload.epoch };
 }
 
 /** The bearer token of the request, or undefined when there is none. */

@@ -61,6 +61,7 @@ export function errorHandler(): Middleware<AppState> {
           }
         : { error: { code: 'INTERNAL', message: `Something went wrong (request ${ctx.state.requestId}).` } };
       ctx.status = appErr ? appErr.status : 500;
+      if (appErr?.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(appErr.retryAfterSeconds));
       ctx.body = body;
       if (!appErr) ctx.state.log.error({ err }, 'unhandled error');
     }

@@ -6,7 +6,9 @@ const orderSchema = new Schema(
     partsId: { type: Schema.Types.ObjectId, required: true },
     /** Product name at the time of the order. */
     Parts: { type: String, required: true },
-    /** Buyer email: always the verified caller. */
+    /** The buyer's Firebase uid: who the order belongs to. */
+    uid: { type: String },
+    /** Buyer email when ordering (shown in answers); never used to decide who may see the order. */
     user: { type: String, required: true },
     userName: { type: String, default: '' },
     qty: { type: Number, required: true, min: 1 },
@@ -23,7 +25,9 @@ const orderSchema = new Schema(
   { timestamps: true, strict: 'throw', versionKey: false },
 );
 // GET /order?user= and GET /orders sort newest first with an `_id` tie-break (api/INDEXES.md).
-orderSchema.index({ user: 1, createdAt: -1, _id: -1 });
+orderSchema.index({ uid: 1, createdAt: -1, _id: -1 });
+// Orders written before accounts were keyed by uid are claimed by email at the first sign-in.
+orderSchema.index({ user: 1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };

@@ -4,7 +4,12 @@ import { invalidateOnWrite } from './invalidate';
 
 const reviewSchema = new Schema(
   {
+    /** The author's Firebase uid (absent on seeded testimonials and before uid keying). */
+    uid: { type: String },
+    /** Private: never part of a public answer. */
     email: { type: String, required: true },
+    /** What the public sees of the author: their display name when they posted. */
+    name: { type: String, default: '' },
     img: { type: String, required: true },
     review: { type: String, required: true },
     rating: { type: Number, required: true, min: 1, max: 5 },

@@ -8,20 +8,23 @@ import {
   userOrdersQuerySchema,
 } from '@motoparts/contracts';
 import type Stripe from 'stripe';
-import type { AppDeps, AppState } from '../context';
+import type { AppState, RouteDeps } from '../context';
 import { setPageHeaders } from '../lib/paging';
 import { adminOnly, assertSelfOrAdmin, callerOf, signedIn } from '../middleware/auth';
 import * as orders from '../services/orders';
 import * as payments from '../services/payments';
+import * as users from '../services/users';
 import { idParam, parseBody, parseQuery } from '../validate';
 
-export function orderRoutes(router: Router<AppState>, { env }: AppDeps, stripe: Stripe): void {
+export function orderRoutes(router: Router<AppState>, { env, limits }: RouteDeps, stripe: Stripe): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
 
   router.post('/order', auth, async (ctx) => {
     const caller = callerOf(ctx.state);
-    const order = await orders.placeOrder(caller, parseBody(orderInputSchema, ctx.state.body));
+    const input = parseBody(orderInputSchema, ctx.state.body);
+    await limits.consume('order', caller.uid);
+    const order = await orders.placeOrder(caller, input);
     ctx.status = 201;
     ctx.set('Location', `/order/${order._id}`);
     ctx.body = order;
@@ -37,8 +40,10 @@ export function orderRoutes(router: Router<AppState>, { env }: AppDeps, stripe: 
   router.get('/order', auth, async (ctx) => {
     const caller = callerOf(ctx.state);
     const { user, page, limit } = parseQuery(userOrdersQuerySchema, ctx.query);
-    await assertSelfOrAdmin(caller, user);
-    const { items, total } = await orders.listOrdersOf(user, page, limit);
+    assertSelfOrAdmin(caller, user);
+    // By account, not by address: orders of an earlier account with this email are not listed.
+    const uid = user === caller.email ? caller.uid : await users.uidOf(user);
+    const { items, total } = uid ? await orders.listOrdersOf(uid, page, limit) : { items: [], total: 0 };
     setPageHeaders(ctx, total, page, limit);
     ctx.body = items;
   });

@@ -5,7 +5,7 @@ import {
   partListQuerySchema,
   stockChangeSchema,
 } from '@motoparts/contracts';
-import type { AppDeps, AppState } from '../context';
+import type { AppState, RouteDeps } from '../context';
 import { catalogCache } from '../lib/catalog-cache';
 import { setPageHeaders } from '../lib/paging';
 import { adminOnly } from '../middleware/auth';
@@ -14,12 +14,13 @@ import { partCatalog } from '../services/catalog';
 import * as parts from '../services/parts';
 import { idParam, parseBody, parseQuery } from '../validate';
 
-export function partRoutes(router: Router<AppState>, { env }: AppDeps): void {
+export function partRoutes(router: Router<AppState>, { env, limits }: RouteDeps): void {
   const admin = adminOnly(env);
 
   // Catalogue reads go through the in-process cache (body + ETag), keyed by the parsed query;
   // the models invalidate it on every write (lib/catalog-cache.ts).
   router.get('/parts', async (ctx) => {
+    await limits.consume('listing', ctx.ip);
     const query = parseQuery(partListQuerySchema, ctx.query);
     const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.q ?? ''}`;
     const entry = await catalogCache.parts.get(key, async () => {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { pageQuerySchema, profileUpdateSchema } from '@motoparts/contracts';
-import type { AppDeps, AppState } from '../context';
+import type { AppState, RouteDeps } from '../context';
 import { AppError } from '../errors';
 import { setPageHeaders } from '../lib/paging';
 import { bearer } from '../lib/tokens';
@@ -8,29 +8,41 @@ import { adminOnly, assertSelf, assertSelfOrAdmin, callerOf, signedIn } from '..
 import * as users from '../services/users';
 import { emailParam, parseBody, parseQuery } from '../validate';
 
-export function userRoutes(router: Router<AppState>, { env }: AppDeps): void {
+export function userRoutes(router: Router<AppState>, { env, limits }: RouteDeps): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
 
   // Token exchange: the bearer here is a Firebase ID token, not ours. The body (the spec sends
-  // `{email}`) is ignored: identity and role come only from the verified token and the database.
+  // `{email}`) is ignored: identity and role come only from the verified token, the Firebase
+  // account and the database.
   router.put('/user/:email', async (ctx) => {
+    await limits.consume('exchangeIp', ctx.ip);
     const idToken = bearer(ctx.get('authorization'));
     if (!idToken) throw AppError.unauthenticated('Send the Firebase ID token as a bearer token.');
     const email = emailParam(ctx.params.email);
-    ctx.body = await users.exchangeToken(env, idToken, email);
+    ctx.body = await users.exchangeToken(env, ctx.state.log, idToken, email, (uid) =>
+      limits.consume('exchangeUser', uid),
+    );
+  });
+
+  // Sign-out: every API token of the account stops working, not only the one in this browser.
+  router.delete('/session', auth, async (ctx) => {
+    await users.endSessions(callerOf(ctx.state).uid);
+    ctx.body = { success: true };
   });
 
   router.get('/user/:email', auth, async (ctx) => {
     const email = emailParam(ctx.params.email);
-    await assertSelfOrAdmin(callerOf(ctx.state), email);
-    ctx.body = await users.getUser(email);
+    const caller = callerOf(ctx.state);
+    assertSelfOrAdmin(caller, email);
+    ctx.body = await users.getUser(caller, email);
   });
 
   router.put('/userInfo/:email', auth, async (ctx) => {
     const email = emailParam(ctx.params.email);
-    assertSelf(callerOf(ctx.state), email);
-    const user = await users.updateProfile(email, parseBody(profileUpdateSchema, ctx.state.body));
+    const caller = callerOf(ctx.state);
+    assertSelf(caller, email);
+    const user = await users.updateProfile(caller.uid, parseBody(profileUpdateSchema, ctx.state.body));
     ctx.body = { success: true, user };
   });
 
@@ -47,7 +59,8 @@ export function userRoutes(router: Router<AppState>, { env }: AppDeps): void {
 
   router.get('/admin/:email', auth, async (ctx) => {
     const email = emailParam(ctx.params.email);
-    await assertSelfOrAdmin(callerOf(ctx.state), email);
-    ctx.body = { admin: await users.isAdmin(email) };
+    const caller = callerOf(ctx.state);
+    assertSelfOrAdmin(caller, email);
+    ctx.body = { admin: email === caller.email ? caller.admin : await users.isAdmin(email) };
   });
 }

@@ -4,7 +4,6 @@ import { AppError } from '../errors';
 import { toDollars } from '../lib/money';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { PartModel, type PartDoc } from '../models/part';
-import { isAdmin } from './users';
 
 export function toOrder(doc: OrderDoc): Order {
   return {
@@ -31,7 +30,7 @@ export async function placeOrder(caller: Caller, input: OrderInput): Promise<Ord
   if (input.user !== undefined && input.user !== caller.email) {
     throw AppError.forbidden('You can only order for yourself.');
   }
-  if (await isAdmin(caller.email)) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
+  if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 
   const reserved = await PartModel.findOneAndUpdate(
     { _id: input.partsId, availableQty: { $gte: input.qty }, qty: { $lte: input.qty } },
@@ -58,6 +57,7 @@ export async function placeOrder(caller: Caller, input: OrderInput): Promise<Ord
     const doc = await OrderModel.create({
       partsId: reserved._id,
       Parts: reserved.name,
+      uid: caller.uid,
       user: caller.email,
       userName,
       qty: input.qty,
@@ -88,18 +88,19 @@ export async function listAllOrders(page: number, limit: number): Promise<{ item
   return { items: docs.map(toOrder), total };
 }
 
+/** One account's orders, by its uid (an earlier account with the same email is someone else). */
 export async function listOrdersOf(
-  email: string,
+  uid: string,
   page: number,
   limit: number,
 ): Promise<{ items: Order[]; total: number }> {
   const [docs, total] = await Promise.all([
-    OrderModel.find({ user: email })
+    OrderModel.find({ uid })
       .sort({ createdAt: -1, _id: -1 })
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<OrderDoc[]>(),
-    OrderModel.countDocuments({ user: email }),
+    OrderModel.countDocuments({ uid }),
   ]);
   return { items: docs.map(toOrder), total };
 }
@@ -112,7 +113,7 @@ export async function getOrderFor(
 ): Promise<OrderDoc> {
   const doc = await OrderModel.findById(id).lean<OrderDoc>();
   if (!doc) throw AppError.notFound('Order');
-  if (doc.user !== caller.email && !(adminMaySee && (await isAdmin(caller.email)))) {
+  if (doc.uid !== caller.uid && !(adminMaySee && caller.admin)) {
     throw AppError.forbidden('This order belongs to someone else.');
   }
   return doc;
@@ -127,7 +128,7 @@ export async function cancelOrder(caller: Caller, id: string): Promise<void> {
   if (doc.paid) throw AppError.conflict('A paid order cannot be cancelled.');
   const deleted = await OrderModel.findOneAndDelete({
     _id: id,
-    user: caller.email,
+    uid: caller.uid,
     paid: false,
   }).lean<OrderDoc>();
   if (!deleted) throw AppError.conflict('The order changed meanwhile (paid or already cancelled).');

@@ -5,6 +5,7 @@ import type {
   PartInput,
   PaymentIntent,
   ProfileUpdate,
+  Review,
   ReviewInput,
   ShippingStatus,
   User,
@@ -126,6 +127,16 @@ export const dashboardApi = baseApi.injectEndpoints({
       },
     }),
 
+    getReviewsPage: build.query<ListPage<Review>, number>({
+      query: (page) => ({ url: '/review', params: { page, limit: ADMIN_PAGE_SIZE } }),
+      transformResponse: (reviews: Review[], meta) => toListPage(reviews, meta),
+      providesTags: [{ type: 'Review', id: 'LIST' }],
+    }),
+    deleteReview: build.mutation<{ success: true }, string>({
+      query: (id) => ({ url: `/review/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Review', id: 'LIST' }],
+    }),
+
     getUsers: build.query<ListPage<User>, number>({
       query: (page) => ({ url: '/user', params: { page, limit: ADMIN_PAGE_SIZE } }),
       transformResponse: (users: User[], meta) => toListPage(users, meta),
@@ -172,6 +183,8 @@ export const {
   useAddReviewMutation,
   useGetAllOrdersQuery,
   useSetShippingStatusMutation,
+  useGetReviewsPageQuery,
+  useDeleteReviewMutation,
   useGetUsersQuery,
   useMakeAdminMutation,
   useAddPartMutation,

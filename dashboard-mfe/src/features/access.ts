@@ -19,6 +19,7 @@ export const DASHBOARD_PAGES = [
   { path: 'allUser', label: 'All Users', audience: 'admins' },
   { path: 'manageProduct', label: 'Manage Products', audience: 'admins' },
   { path: 'addProduct', label: 'Add Product', audience: 'admins' },
+  { path: 'reviews', label: 'Reviews', audience: 'admins' },
 ] as const satisfies readonly DashboardPage[];
 
 export type DashboardPath = (typeof DASHBOARD_PAGES)[number]['path'];

@@ -53,7 +53,7 @@ export async function startNginx({ root, storefrontUrl, cspPolicy = "default-src
     .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
     .replaceAll('${CSP_POLICY}', cspPolicy)
-    .replace('listen 80;', `listen 127.0.0.1:${port};`)
+    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
     .replace('root /usr/share/nginx/html;', `root ${root};`);
   assert.doesNotMatch(site, /\$\{[A-Z_]+\}/, 'every template variable of deploy/nginx.conf is filled in');
   writeFileSync(path.join(prefix, 'site.conf'), site);

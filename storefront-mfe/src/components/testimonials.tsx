@@ -20,7 +20,7 @@ function Testimonial({ review }: { review: Review }) {
             e.currentTarget.src = assetUrl(DEFAULT_REVIEWER);
           }}
         />
-        <span className="testimonial-author">{review.email}</span>
+        <span className="testimonial-author">{review.name}</span>
       </figcaption>
     </figure>
   );

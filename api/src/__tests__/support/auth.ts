@@ -85,3 +85,39 @@ export async function cast(
   ]);
   return { customer, other, admin };
 }
+
+/** Deletes the emulator account behind an ID token, as the account's owner would. */
+export async function deleteAccount(idToken: string): Promise<void> {
+  const res = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:delete?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ idToken }),
+  });
+  if (!res.ok) throw new Error(`emulator delete failed: ${res.status} ${await res.text()}`);
+}
+
+/** The claims of a JWT (unverified), e.g. the uid (`user_id`) of a Firebase ID token. */
+export function claimsOf(jwt: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+}
+
+/**
+ * An unsigned ID token like the emulator accepts (alg "none"): what an attacker can make for any
+ * claims. The emulator checks only that the uid exists.
+ */
+export function forgeIdToken(uid: string, email: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({
+    iss: 'https://securetoken.google.com/demo-motoparts',
+    aud: 'demo-motoparts',
+    auth_time: now,
+    user_id: uid,
+    sub: uid,
+    iat: now,
+    exp: now + 3600,
+    email,
+    email_verified: true,
+    firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+  })}.`;
+}

@@ -4,7 +4,7 @@ import mongoose from 'mongoose';
 import { createApp } from '../../app';
 import { connectDb, disconnectDb } from '../../db';
 import { loadEnv, type Env } from '../../env';
-import { createLogger } from '../../logger';
+import { createLogger, type Logger } from '../../logger';
 import { PartModel } from '../../models/part';
 import { toCents } from '../../lib/money';
 
@@ -22,7 +22,11 @@ export interface TestApp {
 }
 
 /** The real app on a random port against a fresh database named after the test file. */
-export async function startTestApp(dbName: string, overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  dbName: string,
+  overrides: Record<string, string> = {},
+  { logger }: { logger?: Logger } = {},
+): Promise<TestApp> {
   const env = loadEnv({
     ...process.env,
     NODE_ENV: 'test',
@@ -32,7 +36,7 @@ export async function startTestApp(dbName: string, overrides: Record<string, str
   await connectDb(env);
   await mongoose.connection.dropDatabase();
   await Promise.all(Object.values(mongoose.models).map((m) => m.createIndexes()));
-  const app = createApp({ env, logger: createLogger(env) });
+  const app = createApp({ env, logger: logger ?? createLogger(env) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

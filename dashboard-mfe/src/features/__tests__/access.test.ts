@@ -5,13 +5,14 @@ describe('dashboard menu by role', () => {
     expect(menuFor(false).map((p) => p.label)).toEqual(['My Profile', 'Add Review', 'My Order']);
   });
 
-  it('gives an admin My Profile and the four admin pages, no customer pages', () => {
+  it('gives an admin My Profile and the five admin pages, no customer pages', () => {
     expect(menuFor(true).map((p) => p.label)).toEqual([
       'My Profile',
       'Manage Order',
       'All Users',
       'Manage Products',
       'Add Product',
+      'Reviews',
     ]);
   });
 
@@ -22,6 +23,7 @@ describe('dashboard menu by role', () => {
       'allUser',
       'manageProduct',
       'addProduct',
+      'reviews',
     ]);
     expect(menuFor(false).map((p) => p.path)).toEqual(['', 'addReview', 'myOrder']);
   });

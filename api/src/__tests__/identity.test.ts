@@ -1,0 +1,252 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { Order, Review, User } from '@motoparts/contracts';
+import { firebaseAuth } from '../lib/firebase';
+import { OrderModel } from '../models/order';
+import { UserModel } from '../models/user';
+import { syncUser } from '../services/users';
+import {
+  account,
+  claimsOf,
+  deleteAccount,
+  forgeIdToken,
+  signIn,
+  signUp,
+  uniqueEmail,
+  type Account,
+} from './support/auth';
+import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+
+// Accounts are Firebase uids: forged tokens, deleted and re-registered accounts, sign-out, the
+// legacy by-email records, and what the public and the log may see of an email.
+
+const adminEmail = uniqueEmail('idadmin');
+const logLines: string[] = [];
+let t: TestApp;
+let partId: string;
+let adminIdToken: string;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  t = await startTestApp('identity', { ADMIN_EMAILS: adminEmail }, { logger: pino({ level: 'info' }, sink) });
+  partId = await insertPart({ availableQty: 1_000_000 });
+  adminIdToken = await signUp(adminEmail, 'secret-pass-1', 'Ada Admin');
+});
+afterAll(() => t.close());
+
+const exchange = (email: string, idToken: string) =>
+  call<{ token: string; admin: boolean; error?: { code: string } }>(
+    t.base,
+    'PUT',
+    `/user/${encodeURIComponent(email)}`,
+    {
+      token: idToken,
+    },
+  );
+
+describe('forged emulator tokens', () => {
+  it("refuses (401) a token on the attacker's own uid carrying the admin's email", async () => {
+    const admin = await exchange(adminEmail, adminIdToken);
+    expect(
+      (await call<{ admin: boolean }>(t.base, 'GET', `/admin/${adminEmail}`, { token: admin.body.token }))
+        .body,
+    ).toEqual({
+      admin: true,
+    });
+    const attackerEmail = uniqueEmail('attacker');
+    const attackerUid = String(claimsOf(await signUp(attackerEmail)).user_id);
+    // The forging works: the same kind of token with the attacker's own email is accepted...
+    expect((await exchange(attackerEmail, forgeIdToken(attackerUid, attackerEmail))).status).toBe(200);
+    // ...but naming someone else's email on it is refused, and no admin token comes out.
+    const forged = await exchange(adminEmail, forgeIdToken(attackerUid, adminEmail));
+    expect(forged.status).toBe(401);
+    expect(forged.body.error?.code).toBe('UNAUTHENTICATED');
+    expect(forged.body).not.toHaveProperty('token');
+    expect(await UserModel.countDocuments({ email: adminEmail })).toBe(1);
+  });
+
+  it('refuses a token for a uid that does not exist', async () => {
+    const res = await exchange(
+      'nobody@motoparts-test.dev',
+      forgeIdToken('no-such-uid', 'nobody@motoparts-test.dev'),
+    );
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('sessions that end', () => {
+  it('sign-out (DELETE /session) ends every API token of the account at once; signing in again works', async () => {
+    const who = await account(t.base, uniqueEmail('signout'));
+    const second = await exchange(who.email, who.idToken);
+    expect((await call(t.base, 'DELETE', '/session', { token: who.token })).status).toBe(200);
+    for (const token of [who.token, second.body.token]) {
+      const res = await call<{ error: { code: string } }>(t.base, 'GET', `/user/${who.email}`, { token });
+      expect(res.status).toBe(401);
+    }
+    const again = await exchange(who.email, who.idToken);
+    expect((await call(t.base, 'GET', `/user/${who.email}`, { token: again.body.token })).status).toBe(200);
+    expect((await call(t.base, 'DELETE', '/session', {})).status).toBe(401);
+  });
+
+  it('a role change counts on the next request, with the same token', async () => {
+    const admin = { token: (await exchange(adminEmail, adminIdToken)).body.token };
+    const who = await account(t.base, uniqueEmail('promoted'));
+    expect((await call(t.base, 'GET', '/user', { token: who.token })).status).toBe(403);
+    expect((await call(t.base, 'PUT', `/user/admin/${who.email}`, { token: admin.token })).status).toBe(200);
+    expect((await call(t.base, 'GET', '/user', { token: who.token })).status).toBe(200);
+  });
+});
+
+describe('a re-registered email is a new customer', () => {
+  it('inherits no orders, no profile and no admin role from the deleted account', async () => {
+    const admin = { token: (await exchange(adminEmail, adminIdToken)).body.token };
+    const email = uniqueEmail('reused');
+    const old = await account(t.base, email, 'Old Owner');
+    await call(t.base, 'PUT', `/userInfo/${email}`, { token: old.token, body: { location: 'Oslo' } });
+    expect(
+      (await call(t.base, 'POST', '/order', { token: old.token, body: { partsId: partId, qty: 100 } }))
+        .status,
+    ).toBe(201);
+    expect((await call(t.base, 'PUT', `/user/admin/${email}`, { token: admin.token })).status).toBe(200);
+    await deleteAccount(old.idToken);
+
+    const newcomer: Account = await account(t.base, email, 'New Owner');
+    expect(newcomer.token).not.toBe(old.token);
+    expect(claimsOf(newcomer.token).admin).toBe(false);
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: newcomer.token });
+    expect(orders.status).toBe(200);
+    expect(orders.body).toEqual([]);
+    const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: newcomer.token });
+    expect(profile.body).toMatchObject({ email, location: '', role: 'user', name: 'New Owner' });
+    // The admin looking the address up sees the new account, and only one account holds it.
+    const byAdmin = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: admin.token });
+    expect(byAdmin.body).toEqual([]);
+    expect(await UserModel.countDocuments({ email })).toBe(1);
+    // The old account's order is still there (history), under the old uid.
+    expect(await OrderModel.countDocuments({ user: email })).toBe(1);
+  });
+
+  it('an email change in Firebase moves with the account (same uid, same orders)', async () => {
+    const email = uniqueEmail('mover');
+    const who = await account(t.base, email);
+    await call(t.base, 'POST', '/order', { token: who.token, body: { partsId: partId, qty: 100 } });
+    const newEmail = uniqueEmail('moved');
+    await firebaseAuth(t.env).updateUser(String(claimsOf(who.idToken).user_id), { email: newEmail });
+    // The old ID token still names the old email: it no longer matches the account.
+    expect((await exchange(email, who.idToken)).status).toBe(401);
+    const fresh = await signIn(newEmail, 'secret-pass-1');
+    const moved = await exchange(newEmail, fresh);
+    expect(moved.status).toBe(200);
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${newEmail}`, { token: moved.body.token });
+    expect(orders.body).toHaveLength(1);
+  });
+});
+
+describe('records from before uid keying', () => {
+  it('are claimed by the first exchange of that email: profile, role and orders move to the uid', async () => {
+    const email = uniqueEmail('legacy');
+    await UserModel.collection.insertOne({
+      email,
+      name: 'Legacy Rider',
+      role: 'user',
+      location: 'Bergen',
+    } as never);
+    await OrderModel.collection.insertOne({
+      partsId: (await OrderModel.findOne({}).lean())?.partsId,
+      Parts: 'Old part',
+      user: email,
+      userName: 'Legacy Rider',
+      qty: 100,
+      unitPriceCents: 100,
+      priceCents: 10000,
+      paid: true,
+      status: 'shipped',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as never);
+    const who = await account(t.base, email);
+    const uid = String(claimsOf(who.idToken).user_id);
+    const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: who.token });
+    expect(profile.body).toMatchObject({ _id: uid, location: 'Bergen', name: 'Legacy Rider' });
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: who.token });
+    expect(orders.body.map((o) => o.Parts)).toEqual(['Old part']);
+    expect(await UserModel.countDocuments({ email })).toBe(1);
+  });
+});
+
+describe('what the public and the log see', () => {
+  it('public reviews carry the display name, never an email', async () => {
+    const email = uniqueEmail('reviewer');
+    const who = await account(t.base, email, 'Rita Reviewer');
+    const posted = await call<{ review: Review }>(t.base, 'POST', '/review', {
+      token: who.token,
+      body: { email, img: '/images/reviewers/1.svg', review: 'Named, not addressed.', rating: 5 },
+    });
+    expect(posted.status).toBe(201);
+    expect(posted.text).not.toContain('@');
+    const list = await call<Review[]>(t.base, 'GET', '/review', {});
+    expect(list.text).not.toContain('@');
+    expect(list.body.find((r) => r.review === 'Named, not addressed.')).toMatchObject({
+      name: 'Rita Reviewer',
+    });
+    for (const r of list.body)
+      expect(Object.keys(r).sort()).toEqual(['_id', 'img', 'name', 'rating', 'review']);
+  });
+
+  it('pages past the end answer an empty page with the real total', async () => {
+    const res = await call<Review[]>(t.base, 'GET', '/review?page=99999&limit=7', {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+    expect(Number(res.headers.get('x-total-count'))).toBeGreaterThan(0);
+  });
+
+  it('request log lines hold no email (path or query) and cut long URLs', async () => {
+    const email = uniqueEmail('logged');
+    const who = await account(t.base, email);
+    await call(t.base, 'GET', `/order?user=${encodeURIComponent(email)}`, { token: who.token });
+    await call(t.base, 'GET', `/user/${email}`, { token: who.token });
+    await call(t.base, 'GET', `/parts?q=${'x'.repeat(3000)}`, {});
+    const requests = logLines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.url);
+    const mine = requests.filter((l) => l.url?.startsWith('/order?user=') || l.url?.startsWith('/user/'));
+    expect(mine.length).toBeGreaterThanOrEqual(3);
+    const [localPart] = email.split('@');
+    for (const line of logLines) {
+      expect(line).not.toContain(email);
+      expect(line).not.toContain(encodeURIComponent(email));
+      expect(line).not.toContain(localPart);
+    }
+    expect(requests.some((l) => l.url === '/order?user=[email]')).toBe(true);
+    const long = requests.find((l) => l.url?.startsWith('/parts?q=xxx'));
+    expect(long?.url?.length).toBeLessThanOrEqual(201);
+  });
+});
+
+describe('ADMIN_EMAILS bootstrap', () => {
+  it('needs an address Firebase verified, except in emulator mode (which says so in the log)', async () => {
+    const email = uniqueEmail('listed');
+    const idToken = await signUp(email);
+    const uid = String(claimsOf(idToken).user_id);
+    const account = await firebaseAuth(t.env).getUser(uid);
+    expect(account.emailVerified).toBe(false);
+    const listed = { ...t.env, ADMIN_EMAILS: [email] };
+    const log = pino({ level: 'silent' });
+    // A real Firebase project: an unverified listed address gets no role.
+    const real = { ...listed, FIREBASE_AUTH_EMULATOR_HOST: undefined };
+    expect((await syncUser(real, log, account, email)).role).toBe('user');
+    // Once Firebase has verified it, it does.
+    const verified = await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
+    expect((await syncUser(real, log, verified, email)).role).toBe('admin');
+    // Emulator mode cannot verify addresses: the list applies as is, with a warning line.
+    const before = logLines.length;
+    const admin = await exchange(adminEmail, adminIdToken);
+    expect(admin.body.admin).toBe(true);
+    expect(
+      logLines.slice(before).some((l) => l.includes('ADMIN_EMAILS: unverified address made admin')),
+    ).toBe(true);
+  });
+});

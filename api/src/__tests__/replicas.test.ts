@@ -1,0 +1,217 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Part } from '@motoparts/contracts';
+import { account, uniqueEmail, type Account } from './support/auth';
+import { call } from './support/harness';
+
+// Two API processes (the compiled server, as deployed) against ONE database, as N replicas run in
+// production. The database here is a FerretDB of this file's own (free port, temp dir), each API
+// with its one connection. That is safe because every write in this file is sequential: FerretDB
+// v1 applies an update as read-then-write, so two connections racing conditional updates on the
+// same document could both succeed; production replicas therefore run on MongoDB, where each
+// single-document update is atomic across connections. What this test shows is what replicas
+// share and how stale one replica's catalogue cache may be after another's write: at most the TTL
+// that applies with an external database (CATALOG_CACHE_TTL_MS, 2000 ms by default).
+const ROOT = path.resolve(__dirname, '../../..');
+const FERRET = path.join(ROOT, '.tools', 'bin', 'ferretdb');
+const SERVER = path.join(ROOT, 'api', 'dist', 'server.js');
+const STALENESS_BOUND_MS = 2000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host: '127.0.0.1' });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+/** Polls until the predicate holds, bounded by attempts (waits on a condition, not a time). */
+async function until(what: string, fn: () => Promise<boolean>, attempts = 240): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+interface Replica {
+  base: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function startReplica(env: NodeJS.ProcessEnv): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
+  child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
+  const base = `http://127.0.0.1:${port}`;
+  await until(`the API on ${port} to be healthy`, async () => {
+    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${out}`);
+    return (await call(base, 'GET', '/health').catch(() => ({ status: 0 }))).status === 200;
+  });
+  return { base, child, output: () => out };
+}
+
+let dataDir: string;
+let ferret: ChildProcess;
+let a: Replica;
+let b: Replica;
+let admin: Account;
+
+beforeAll(async () => {
+  // The compiled server is what runs in the image; `tsc -b` is incremental (a no-op when fresh).
+  const tsc = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'api'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0) throw new Error(`tsc -b api failed:\n${tsc.stdout}${tsc.stderr}`);
+
+  const dbPort = await freePort();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'motoparts-replicas-'));
+  ferret = spawn(FERRET, ['--listen-addr', `127.0.0.1:${dbPort}`, '--sqlite-url', `file:${dataDir}/`], {
+    stdio: 'ignore',
+  });
+  await until('FerretDB', async () => {
+    if (ferret.exitCode !== null) throw new Error(`ferretdb exited with ${ferret.exitCode}`);
+    return canConnect(dbPort);
+  });
+
+  const adminEmail = uniqueEmail('replica-admin');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    MONGODB_URI: `mongodb://127.0.0.1:${dbPort}/mp_replicas`,
+    // An external database, as in production: the default TTL for other writers applies.
+    MONGODB_EMBEDDED: 'false',
+    CATALOG_CACHE_TTL_MS: '',
+    MONGODB_POOL_SIZE: '1',
+    ADMIN_EMAILS: adminEmail,
+  };
+  [a, b] = await Promise.all([startReplica(env), startReplica(env)]);
+  admin = await account(a.base, adminEmail, 'Replica Admin');
+});
+
+afterAll(async () => {
+  await Promise.all([a, b].filter(Boolean).map((r) => stop(r.child)));
+  if (ferret) await stop(ferret);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const auth = () => ({ headers: { authorization: `Bearer ${admin.token}` } });
+const qtyAt = async (r: Replica, id: string) =>
+  (await call<Part>(r.base, 'GET', `/parts/${id}`)).body.availableQty;
+const listedQtyAt = async (r: Replica, id: string) => {
+  const res = await call<Part[]>(r.base, 'GET', '/parts?limit=100');
+  return res.body.find((p) => p._id === id)?.availableQty;
+};
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two API replicas on one database', () => {
+  it("shows one replica's write through the other within the catalogue cache's staleness bound", async () => {
+    // A token issued by one replica is accepted by the other (same JWT_SECRET, same users).
+    const created = await call<{ part: Part }>(b.base, 'POST', '/parts', {
+      ...auth(),
+      body: {
+        name: 'Replica test chain',
+        text: 'A part written through replica B.',
+        img: '/images/parts/test.svg',
+        price: 19.5,
+        qty: 100,
+        availableQty: 500,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.part._id;
+
+    // Both replicas read (and so cache) the part.
+    await until('replica A to list the new part', async () => (await listedQtyAt(a, id)) === 500);
+    expect(await qtyAt(a, id)).toBe(500);
+    expect(await qtyAt(b, id)).toBe(500);
+
+    // A write through A: A itself shows it at once (its own writes invalidate its cache).
+    const restocked = await call<Part>(a.base, 'PUT', `/restockQty/${id}`, {
+      ...auth(),
+      body: { quantity: 250 },
+    });
+    expect(restocked.status).toBe(200);
+    expect(restocked.body.availableQty).toBe(750);
+    expect(await qtyAt(a, id)).toBe(750);
+
+    // B may still serve its cached copy, but never for longer than the bound: once the bound has
+    // passed since the write was acknowledged, every read through B shows it.
+    await pause(STALENESS_BOUND_MS + 100);
+    expect(await qtyAt(b, id)).toBe(750);
+    expect(await listedQtyAt(b, id)).toBe(750);
+
+    // And the other way round, with a conditional write (it is checked in the database, not in
+    // either cache): B takes stock away, A shows it within the bound.
+    const reduced = await call<Part>(b.base, 'PUT', `/reduceQty/${id}`, {
+      ...auth(),
+      body: { quantity: 700 },
+    });
+    expect(reduced.body.availableQty).toBe(50);
+    const refused = await call(a.base, 'PUT', `/reduceQty/${id}`, { ...auth(), body: { quantity: 100 } });
+    expect(refused.status).toBe(409);
+    await pause(STALENESS_BOUND_MS + 100);
+    expect(await qtyAt(a, id)).toBe(50);
+
+    // A deletion through A is a 404 through B within the bound.
+    expect((await call(a.base, 'DELETE', `/parts/${id}`, auth())).status).toBe(200);
+    await pause(STALENESS_BOUND_MS + 100);
+    expect((await call(b.base, 'GET', `/parts/${id}`)).status).toBe(404);
+  });
+
+  it('shares accounts and profiles through the database: what one replica records, the other returns', async () => {
+    const customer = await account(b.base, uniqueEmail('replica-customer'), 'Rep Customer');
+    // The customer's token from B works on A; their profile written on A is read on B.
+    const profile = await call(a.base, 'PUT', `/userInfo/${encodeURIComponent(customer.email)}`, {
+      headers: { authorization: `Bearer ${customer.token}` },
+      body: { location: 'Replica Road 1', phone: '+1 555 0100' },
+    });
+    expect(profile.status).toBe(200);
+    const read = await call<{ location?: string }>(
+      b.base,
+      'GET',
+      `/user/${encodeURIComponent(customer.email)}`,
+      {
+        headers: { authorization: `Bearer ${customer.token}` },
+      },
+    );
+    expect(read.status).toBe(200);
+    expect(read.body.location).toBe('Replica Road 1');
+    expect(a.output()).not.toMatch(/"level":(50|60)/);
+    expect(b.output()).not.toMatch(/"level":(50|60)/);
+  });
+});

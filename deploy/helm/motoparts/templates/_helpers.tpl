@@ -1,0 +1,65 @@
+{{- define "motoparts.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "motoparts.labels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/* Selector labels of one component: (dict "root" $ "component" "api") */}}
+{{- define "motoparts.selector" -}}
+app.kubernetes.io/name: {{ .root.Chart.Name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "motoparts.image" -}}
+{{- printf "%s/%s:%s" .root.Values.imageRegistry .image.repository (required (printf "%s image.tag is required" .component) .image.tag | toString) -}}
+{{- end -}}
+
+{{- define "motoparts.url" -}}
+{{- printf "%s://%s" .root.Values.scheme .host -}}
+{{- end -}}
+
+{{/* Where the shell loads a remote: its release on the CDN, or its own host. */}}
+{{- define "motoparts.remoteUrl" -}}
+{{- $fe := index .root.Values.frontends .name -}}
+{{- if .root.Values.remotes.baseUrl -}}
+{{- printf "%s/%s/%s/" (trimSuffix "/" .root.Values.remotes.baseUrl) .name (default $fe.image.tag $fe.version | toString) -}}
+{{- else -}}
+{{- printf "%s://%s/" .root.Values.scheme (index .root.Values.hosts .name) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "motoparts.podSecurity" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid }}
+runAsGroup: {{ .uid }}
+fsGroup: {{ .uid }}
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "motoparts.containerSecurity" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+capabilities:
+  drop: ["ALL"]
+{{- end -}}
+
+{{/* The browser origins that call the API: the shell's and each remote's standalone page. */}}
+{{- define "motoparts.corsOrigins" -}}
+{{- $root := . -}}
+{{- $origins := list -}}
+{{- range $name := list "shell" "storefront" "auth" "dashboard" -}}
+{{- $origins = append $origins (include "motoparts.url" (dict "root" $root "host" (index $root.Values.hosts $name))) -}}
+{{- end -}}
+{{- join "," $origins -}}
+{{- end -}}
