@@ -71,7 +71,9 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     'default-src': "'self'",
     'script-src': list("'self'", ours, hashes.script, STRIPE.script, FIREBASE.script),
     'style-src': list("'self'", ours, hashes.style),
-    'img-src': list("'self'", ours, 'data:', FIREBASE.img, STRIPE.img),
+    // Images also from any https origin: reviews and profiles carry photo URLs their authors
+    // give (an image cannot run code; scripts, styles and connections stay exact).
+    'img-src': list("'self'", ours, 'data:', 'https:', FIREBASE.img, STRIPE.img),
     'font-src': list("'self'", ours),
     'connect-src': list("'self'", ours, api, emulator, FIREBASE.connect, STRIPE.connect),
     'frame-src': list(STRIPE.frame, authDomain, emulator),
