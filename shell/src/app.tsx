@@ -1,5 +1,12 @@
-import { useEffect, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { useEffect, useState, type ReactNode } from 'react';
+import {
+  createBrowserRouter,
+  Navigate,
+  Outlet,
+  RouterProvider,
+  ScrollRestoration,
+  useLocation,
+} from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import { selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { Footer } from './components/footer';
@@ -29,27 +36,43 @@ function Page({ page }: { page: PageRoute }) {
   return <Titled title={page.title}>{page.protected ? <RequireAuth>{view}</RequireAuth> : view}</Titled>;
 }
 
-export function App() {
+/** The frame around every page. */
+function Layout() {
   return (
-    <BrowserRouter>
+    <>
       <TopBar />
       <main id="main" className="site-main">
-        <Routes>
-          {PAGES.map((page) => (
-            <Route key={page.path} path={page.path} element={<Page page={page} />} />
-          ))}
-          <Route
-            path="*"
-            element={
-              <Titled title="Not Found">
-                <NotFound />
-              </Titled>
-            }
-          />
-        </Routes>
+        <Outlet />
       </main>
       <Footer />
       <ToastContainer position="top-right" autoClose={5000} />
-    </BrowserRouter>
+      {/* A new page opens at its top; Back and Forward return to where the reader was. */}
+      <ScrollRestoration />
+    </>
   );
+}
+
+function makeRouter() {
+  return createBrowserRouter([
+    {
+      element: <Layout />,
+      children: [
+        ...PAGES.map((page) => ({ path: page.path, element: <Page page={page} /> })),
+        {
+          path: '*',
+          element: (
+            <Titled title="Not Found">
+              <NotFound />
+            </Titled>
+          ),
+        },
+      ],
+    },
+  ]);
+}
+
+export function App() {
+  // A data router (what ScrollRestoration needs), made once, when the app first renders.
+  const [router] = useState(makeRouter);
+  return <RouterProvider router={router} />;
 }

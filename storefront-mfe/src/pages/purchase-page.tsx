@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
+import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS } from '@motoparts/contracts/messages';
 import type { Order, Part } from '@motoparts/contracts';
-import { assetUrl, errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
+import { Dialog, errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
 import { formatCount, formatPrice } from '../components/format';
+import { PartImage, StockBadge } from '../components/part-card';
 import { usePlaceOrderMutation } from '../features/purchase/orders-api';
 import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../features/purchase/stepper';
 import { ensureStorefrontStyles } from '../styles';
@@ -18,34 +19,28 @@ function statusOf(error: unknown): number | string | undefined {
 
 function OrderAccepted({ order, onClose }: { order: Order; onClose: () => void }) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   return (
-    <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="order-accepted-title">
-        <h2 id="order-accepted-title">Congratulations!</h2>
-        <p>
-          Your order for <strong>{order.Parts}</strong> was accepted: {formatCount(order.qty)} pieces for{' '}
-          {formatPrice(order.price)}.
-        </p>
-        <p>You can pay for it from My Order in your dashboard.</p>
-        <div className="modal-actions">
+    <Dialog
+      title="Congratulations!"
+      onClose={onClose}
+      initialFocus={closeRef}
+      actions={
+        <>
           <Link className="btn btn-outline" to="/dashboard/myOrder">
             Go to My Order
           </Link>
           <button ref={closeRef} type="button" className="btn" onClick={onClose}>
             Close
           </button>
-        </div>
-      </div>
-    </div>
+        </>
+      }
+    >
+      <p>
+        Your order for <strong>{order.Parts}</strong> was accepted: {formatCount(order.qty)} pieces for{' '}
+        {formatPrice(order.price)}.
+      </p>
+      <p>You can pay for it from My Order in your dashboard.</p>
+    </Dialog>
   );
 }
 
@@ -179,7 +174,7 @@ export default function PurchasePage() {
                 Retry
               </button>
             )}
-            <Link className="btn" to="/">
+            <Link className="btn" to="/parts">
               Back to all parts
             </Link>
           </div>
@@ -192,7 +187,11 @@ export default function PurchasePage() {
     <div className="page">
       <div className="purchase">
         <section className="purchase-product" aria-labelledby="product-heading">
-          <img src={assetUrl(part.img)} alt={part.name} width={560} height={373} />
+          <PartImage part={part} width={560} height={373} eager />
+          <p className="part-tags">
+            <span className="part-category">{CATEGORY_LABELS[part.category]}</span>
+            <StockBadge part={part} />
+          </p>
           <h1 id="product-heading">{part.name}</h1>
           <p>{part.text}</p>
           <p className="part-price">
