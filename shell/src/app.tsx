@@ -1,14 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import {
-  createBrowserRouter,
-  Navigate,
-  Outlet,
-  RouterProvider,
-  ScrollRestoration,
-  useLocation,
-} from 'react-router-dom';
+import { useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { selectAuthStatus, useAppSelector } from '@motoparts/state';
+import { ScrollRestoration, selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { Footer } from './components/footer';
 import { NotFound } from './components/not-found';
 import { TopBar } from './components/top-bar';
@@ -36,43 +29,29 @@ function Page({ page }: { page: PageRoute }) {
   return <Titled title={page.title}>{page.protected ? <RequireAuth>{view}</RequireAuth> : view}</Titled>;
 }
 
-/** The frame around every page. */
-function Layout() {
+export function App() {
   return (
-    <>
+    <BrowserRouter>
       <TopBar />
       <main id="main" className="site-main">
-        <Outlet />
+        <Routes>
+          {PAGES.map((page) => (
+            <Route key={page.path} path={page.path} element={<Page page={page} />} />
+          ))}
+          <Route
+            path="*"
+            element={
+              <Titled title="Not Found">
+                <NotFound />
+              </Titled>
+            }
+          />
+        </Routes>
       </main>
       <Footer />
       <ToastContainer position="top-right" autoClose={5000} />
       {/* A new page opens at its top; Back and Forward return to where the reader was. */}
       <ScrollRestoration />
-    </>
+    </BrowserRouter>
   );
-}
-
-function makeRouter() {
-  return createBrowserRouter([
-    {
-      element: <Layout />,
-      children: [
-        ...PAGES.map((page) => ({ path: page.path, element: <Page page={page} /> })),
-        {
-          path: '*',
-          element: (
-            <Titled title="Not Found">
-              <NotFound />
-            </Titled>
-          ),
-        },
-      ],
-    },
-  ]);
-}
-
-export function App() {
-  // A data router (what ScrollRestoration needs), made once, when the app first renders.
-  const [router] = useState(makeRouter);
-  return <RouterProvider router={router} />;
 }

@@ -10,6 +10,11 @@ export interface DialogProps {
   onClose: () => void;
   /** Gets focus when the dialog opens (default: the first focusable element). */
   initialFocus?: RefObject<HTMLElement | null>;
+  /**
+   * Gets focus back when the dialog goes away, when the opener cannot (it was disabled while a
+   * request ran, so focus had already left it). Default: whatever had focus when it opened.
+   */
+  returnFocus?: RefObject<HTMLElement | null>;
   /** While true, Escape and the backdrop do not close it (a request is running). */
   busy?: boolean;
   /** Extra class on the panel. */
@@ -32,6 +37,7 @@ export function Dialog({
   actions,
   onClose,
   initialFocus,
+  returnFocus,
   busy = false,
   className,
 }: DialogProps) {
@@ -56,11 +62,19 @@ export function Dialog({
       event.preventDefault();
       if (!busyRef.current) closeRef.current();
     };
+    // Browsers may close a dialog on their own (repeated Escape without a click in between):
+    // the parent then stops rendering it too.
+    const onClosed = () => closeRef.current();
     dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('close', onClosed);
     return () => {
       dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('close', onClosed);
       if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
+      // Read at close time on purpose: the element the parent points at now.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      const back = returnFocus?.current ?? opener;
+      if (back?.isConnected) back.focus();
     };
     // Opened once per mount; initialFocus is read only then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -85,6 +99,7 @@ export function Dialog({
     <dialog
       ref={ref}
       className="site-dialog"
+      aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={bodyId}
       onKeyDown={onKeyDown}

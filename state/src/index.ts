@@ -3,6 +3,7 @@ export * from './auth-slice';
 export * from './base-api';
 export * from './cache-tags';
 export * from './dialog';
+export * from './scroll-restoration';
 export * from './store';
 export * from './parts-api';
 export * from './styles';

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS } from '@motoparts/contracts/messages';
 import type { Order, Part } from '@motoparts/contracts';
@@ -17,13 +17,23 @@ function statusOf(error: unknown): number | string | undefined {
     : undefined;
 }
 
-function OrderAccepted({ order, onClose }: { order: Order; onClose: () => void }) {
+function OrderAccepted({
+  order,
+  onClose,
+  opener,
+}: {
+  order: Order;
+  onClose: () => void;
+  opener: RefObject<HTMLButtonElement | null>;
+}) {
   const closeRef = useRef<HTMLButtonElement>(null);
   return (
     <Dialog
       title="Congratulations!"
       onClose={onClose}
       initialFocus={closeRef}
+      // Order now was disabled while the order was placed, so focus had left it: give it back.
+      returnFocus={opener}
       actions={
         <>
           <Link className="btn btn-outline" to="/dashboard/myOrder">
@@ -52,6 +62,7 @@ function PurchaseForm({ part }: { part: Part }) {
   const [orderError, setOrderError] = useState<string | null>(null);
   const [accepted, setAccepted] = useState<Order | null>(null);
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();
+  const orderNowRef = useRef<HTMLButtonElement>(null);
   const buyerName = auth.user?.displayName || auth.user?.email || '';
 
   // The stepper only changes this page's number; nothing is written to the part (SPEC §5, §7).
@@ -136,7 +147,7 @@ function PurchaseForm({ part }: { part: Part }) {
           {orderError}
         </p>
       )}
-      <button type="submit" className="btn" disabled={!orderable || isLoading}>
+      <button ref={orderNowRef} type="submit" className="btn" disabled={!orderable || isLoading}>
         {isLoading ? 'Placing your order...' : 'Order now'}
       </button>
       {!orderable && qty > bounds.stock && (
@@ -147,7 +158,7 @@ function PurchaseForm({ part }: { part: Part }) {
         </p>
       )}
 
-      {accepted && <OrderAccepted order={accepted} onClose={() => setAccepted(null)} />}
+      {accepted && <OrderAccepted order={accepted} opener={orderNowRef} onClose={() => setAccepted(null)} />}
     </form>
   );
 }
