@@ -189,9 +189,10 @@ class PartCatalog {
       re || category || inStock !== undefined
         ? sorted.filter(
             (e) =>
-              (!re || re.test(e.part.name) || re.test(e.part.text)) &&
+              // The cheap field checks first; the regex only runs on what they keep.
               (!category || e.part.category === category) &&
-              (inStock === undefined || isInStock(e.part) === inStock),
+              (inStock === undefined || isInStock(e.part) === inStock) &&
+              (!re || re.test(e.part.name) || re.test(e.part.text)),
           )
         : sorted;
     const start = (query.page - 1) * query.limit;
