@@ -11,6 +11,7 @@ module.exports = createConfig({
     './BlogsPage': './src/pages/blogs-page.tsx',
     './PortfolioPage': './src/pages/portfolio-page.tsx',
     './PurchasePage': './src/pages/purchase-page.tsx',
+    './CataloguePage': './src/pages/catalogue-page.tsx',
   },
   // The hero and its stylesheet, for the shell's index.html to paint before any script runs
   // (src/prerender/home.tsx → prerender/home.html, prerender/hero.css).

@@ -1,3 +1,4 @@
+import type { PartCategory } from '@motoparts/contracts';
 import type { Env } from './env';
 import { firebaseAuth } from './lib/firebase';
 import { toCents } from './lib/money';
@@ -11,6 +12,7 @@ export interface SeedPart {
   text: string;
   price: number;
   availableQty: number;
+  category: PartCategory;
 }
 
 export const SEED_PARTS: SeedPart[] = [
@@ -20,6 +22,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'Copper-sintered pads for dual-piston calipers: strong initial bite, steady wet-weather stopping and long life on street and track.',
     price: 24.99,
     availableQty: 1500,
+    category: 'parts',
   },
   {
     slug: 'o-ring-drive-chain',
@@ -27,6 +30,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'Heavy-duty 520-pitch chain with sealed O-rings that keep grease in and grit out. Rivet master link included.',
     price: 89.99,
     availableQty: 1200,
+    category: 'parts',
   },
   {
     slug: 'iridium-spark-plug',
@@ -34,6 +38,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'Fine-wire iridium tip for a hotter, more stable spark: easier cold starts, smoother idle and up to 40,000 km between changes.',
     price: 12.5,
     availableQty: 3000,
+    category: 'parts',
   },
   {
     slug: 'braided-brake-line-kit',
@@ -41,6 +46,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'PTFE-lined, stainless-braided hoses that do not swell under pressure, for a firm lever and precise braking. DOT approved.',
     price: 64,
     availableQty: 1000,
+    category: 'parts',
   },
   {
     slug: 'spin-on-oil-filter',
@@ -48,6 +54,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'High-flow synthetic media traps fine particles while keeping oil pressure up. Anti-drain-back valve and a 17 mm nut for easy removal.',
     price: 9.75,
     availableQty: 2500,
+    category: 'parts',
   },
   {
     slug: 'led-headlight-bulb-h4',
@@ -55,6 +62,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'Plug-and-play H4 LED with a sharp cut-off beam, 6000 K light and a passive heat sink: no fan, no flicker.',
     price: 39.9,
     availableQty: 1100,
+    category: 'parts',
   },
   {
     slug: 'steel-rear-sprocket-42t',
@@ -62,6 +70,7 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'CNC-machined, heat-treated steel sprocket for 520 chains. Hardened teeth for several times the life of aluminium.',
     price: 34.5,
     availableQty: 1300,
+    category: 'parts',
   },
   {
     slug: 'adjustable-lever-set',
@@ -69,6 +78,23 @@ export const SEED_PARTS: SeedPart[] = [
     text: 'Billet aluminium levers with six-position reach adjustment and folding tips that survive a tip-over.',
     price: 45,
     availableQty: 1000,
+    category: 'parts',
+  },
+  {
+    slug: 'click-torque-wrench',
+    name: 'Click Torque Wrench 3/8" (10-60 Nm)',
+    text: 'Reversible ratchet head with an audible click at the set torque, calibrated to ±4 %. For axle nuts, caliper bolts and spark plugs.',
+    price: 54,
+    availableQty: 1000,
+    category: 'tools',
+  },
+  {
+    slug: 'leather-riding-gloves',
+    name: 'Leather Riding Gloves',
+    text: 'Goatskin gloves with knuckle armour, palm sliders and touchscreen fingertips. Sold in mixed sizes S to XXL.',
+    price: 29.5,
+    availableQty: 1200,
+    category: 'gear',
   },
 ];
 
@@ -131,9 +157,15 @@ export async function seedDatabase(): Promise<{ parts: number; reviews: number; 
           priceCents: toCents(p.price),
           qty: 100,
           availableQty: p.availableQty,
+          category: p.category,
         },
       },
       { upsert: true },
+    );
+    // A catalogue seeded before categories existed gets them now (never overwriting a set one).
+    await PartModel.updateOne(
+      { slug: p.slug, category: { $exists: false } },
+      { $set: { category: p.category } },
     );
   }
   for (const r of SEED_REVIEWS) {

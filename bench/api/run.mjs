@@ -165,6 +165,18 @@ try {
     }),
   };
 
+  // The catalogue page's query: search + department + stock filter + a sort, all at once.
+  const filteredRequest = {
+    method: 'GET',
+    setupRequest: (req) => ({
+      ...req,
+      path:
+        `/parts?q=${pick(SEARCH_TERMS)}&category=${pick(['parts', 'tools', 'gear'])}` +
+        `&inStock=${pick(['true', 'false'])}&sort=${pick(['name', '-name', 'price', '-price', 'newest'])}` +
+        `&page=${1 + Math.floor(Math.random() * 2)}`,
+    }),
+  };
+
   const rows = [];
   rows.push(await measure({ name: 'hello (bare @koa/router)', url: `http://127.0.0.1:${helloPort}/hello` }));
 
@@ -198,6 +210,14 @@ try {
   const firstReadMs = await sequentialMs(`${api.base}/parts`, () => ({}), 1);
   rows.push(await measure({ name: 'GET /parts?page (cached)', url: api.base, pid, requests: [pageRequest] }));
   rows.push(await measure({ name: 'GET /parts?q (cached)', url: api.base, pid, requests: [searchRequest] }));
+  rows.push(
+    await measure({
+      name: 'GET /parts?q&category&inStock&sort (cached)',
+      url: api.base,
+      pid,
+      requests: [filteredRequest],
+    }),
+  );
   rows.push(
     await measure({
       name: 'GET /parts/:id (cached)',

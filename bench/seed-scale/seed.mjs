@@ -10,6 +10,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const requireApi = createRequire(path.join(root, 'api/package.json'));
 
 export const SCALE = { parts: 10_000, users: 2_000, orders: 50_000, benchUserOrders: 100 };
+/** Part i's department: 70 % parts, 20 % tools, 10 % gear. */
+export const categoryOf = (i) => (i % 10 < 7 ? 'parts' : i % 10 < 9 ? 'tools' : 'gear');
+/** Every tenth part (i % 10 === 3) is sold out, so `?inStock=` has something to filter. */
+export const soldOut = (i) => i % 10 === 3;
 export const BENCH_USER = 'bench-100@motoparts-scale.test';
 /** Regular customers: customer-0001 … customer-1999. */
 export const customerEmail = (i) => `customer-${String(i).padStart(4, '0')}@motoparts-scale.test`;
@@ -60,13 +64,15 @@ export function loadApiModels() {
 }
 
 async function counts({ PartModel, UserModel, OrderModel }) {
-  const [parts, users, orders, benchUserOrders] = await Promise.all([
+  const [parts, users, orders, benchUserOrders, gear] = await Promise.all([
     PartModel.countDocuments({}),
     UserModel.countDocuments({}),
     OrderModel.countDocuments({}),
     OrderModel.countDocuments({ user: BENCH_USER }),
+    // A catalogue seeded before categories existed has none: reload it.
+    PartModel.countDocuments({ category: 'gear' }),
   ]);
-  return { parts, users, orders, benchUserOrders };
+  return { parts, users, orders, benchUserOrders, gear };
 }
 
 async function insertInBatches(Model, total, make, { batch = 1000, label, log }) {
@@ -110,6 +116,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       users: SCALE.users,
       orders: SCALE.orders,
       benchUserOrders: SCALE.benchUserOrders,
+      gear: SCALE.parts / 10,
     };
     if (!force && JSON.stringify(have) === JSON.stringify(want)) {
       log(`already seeded (${JSON.stringify(have)}); pass --force to reload`);
@@ -139,7 +146,8 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
           img: '/images/parts/bench.svg',
           priceCents: 100 + Math.floor(rnd() * 50_000),
           qty: 1 + Math.floor(rnd() * 20),
-          availableQty: 1_000_000,
+          availableQty: soldOut(i) ? 0 : 1_000_000,
+          category: categoryOf(i),
           createdAt: new Date(t0 + i * 1000),
           updatedAt: new Date(t0 + i * 1000),
         };

@@ -5,7 +5,7 @@
  * `{ "$gt": "" }` simply by demanding primitive types.
  */
 import { z } from 'zod';
-import { MESSAGES, UI_EMAIL_PATTERN } from './messages';
+import { DEFAULT_PART_CATEGORY, MESSAGES, PART_CATEGORIES, PART_SORTS, UI_EMAIL_PATTERN } from './messages';
 
 // Texts and constants live in a zod-free module so light pages can import them alone.
 export * from './messages';
@@ -108,6 +108,7 @@ export const partSchema = z.object({
   price: z.number(),
   qty: z.number().int(),
   availableQty: z.number().int(),
+  category: z.enum(PART_CATEGORIES),
 });
 export type Part = z.infer<typeof partSchema>;
 
@@ -118,15 +119,23 @@ export const partInputSchema = z.object({
   price: dollars,
   qty: z.number().int('must be an integer').min(1).max(1_000_000),
   availableQty: count,
+  // Optional so clients written before categories keep working.
+  category: z.enum(PART_CATEGORIES).default(DEFAULT_PART_CATEGORY),
 });
 export type PartInput = z.infer<typeof partInputSchema>;
 
-export const PART_SORTS = ['name', '-name', 'price', '-price'] as const;
 export const partListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(24),
+  /** Searched in the name and the description. */
   q: line().trim().max(100).optional(),
   sort: z.enum(PART_SORTS).optional(),
+  category: z.enum(PART_CATEGORIES).optional(),
+  /** Only `true` or `false` (a query string has no booleans; anything else is a 400). */
+  inStock: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type PartListQuery = z.infer<typeof partListQuerySchema>;
 

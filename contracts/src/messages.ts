@@ -8,6 +8,25 @@
 export const ADMIN_CANNOT_ORDER = 'As an admin You can not order any product.';
 export const MIN_ORDER_QTY = 100;
 
+/** The shop's own three departments ("Parts, tools and gear for every ride"). */
+export const PART_CATEGORIES = ['parts', 'tools', 'gear'] as const;
+export type PartCategory = (typeof PART_CATEGORIES)[number];
+/** What a part created before categories existed, or without one, belongs to. */
+export const DEFAULT_PART_CATEGORY: PartCategory = 'parts';
+export const CATEGORY_LABELS: Record<PartCategory, string> = { parts: 'Parts', tools: 'Tools', gear: 'Gear' };
+
+/** List orders of GET /parts; `newest` = most recently added first. */
+export const PART_SORTS = ['name', '-name', 'price', '-price', 'newest'] as const;
+export type PartSort = (typeof PART_SORTS)[number];
+
+/** A part is in stock while at least its minimum order is available, i.e. it can be bought. */
+export const isInStock = (part: { qty: number; availableQty: number }): boolean =>
+  part.availableQty >= part.qty;
+/** Below this many minimum orders' worth of stock a card says "Low stock". */
+export const LOW_STOCK_ORDERS = 3;
+export const isLowStock = (part: { qty: number; availableQty: number }): boolean =>
+  isInStock(part) && part.availableQty < part.qty * LOW_STOCK_ORDERS;
+
 /**
  * SPEC §5: letters or digits, @, letters, a dot and 2 to 3 letters. The top-level domain is
  * widened to 4 letters so the guide's demo accounts (`@motoparts.test`) can sign in, and dots,

@@ -66,12 +66,12 @@ for (const width of [1280, 375]) {
       await checkPage(page, '/dashboard/allUser', 'All Users', `dash-${width}-all-users`);
       await checkPage(page, '/dashboard/manageProduct', 'Manage Products', `dash-${width}-manage-products`);
       await checkPage(page, '/dashboard/addProduct', 'Add Product', `dash-${width}-add-product`);
-      // Wide tables scroll inside their own region, not the page.
+      // On a phone the table becomes stacked cards: nothing scrolls sideways, not even the table.
       await page.goto('/dashboard/manageProduct');
       const region = page.getByRole('region', { name: 'Products table' });
       await expect(region).toBeVisible();
       if (width === 375) {
-        expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+        expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(false);
       }
     });
   });

@@ -14,7 +14,7 @@ test.describe('home page', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('each part card shows name, photo, description, price, minimum, stock and Purchase', async ({
+  test('each part card shows name, photo, category, stock badge, price, minimum, stock and Purchase', async ({
     page,
   }) => {
     const parts = (await (await fetch(`${API_URL}/parts`)).json()) as Part[];
@@ -25,7 +25,12 @@ test.describe('home page', () => {
     for (const part of parts.slice(0, 3)) {
       const card = cards.filter({ has: page.getByRole('heading', { name: part.name, exact: true }) });
       await expect(card.getByRole('img', { name: part.name })).toBeVisible();
-      await expect(card.getByText(part.text)).toBeVisible();
+      // The description is the product page's; the card names the category and the stock state.
+      await expect(card).not.toContainText(part.text);
+      await expect(card.locator('.part-category')).toHaveText(
+        { parts: 'Parts', tools: 'Tools', gear: 'Gear' }[part.category],
+      );
+      await expect(card.getByText(/^(In stock|Low stock|Sold out)$/)).toBeVisible();
       await expect(card).toContainText(`$${part.price.toFixed(2)}`);
       await expect(card).toContainText(`Minimum order${part.qty} pcs`);
       await expect(card).toContainText(`Available${part.availableQty.toLocaleString('en-US')} pcs`);

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { selectAuthStatus, useAppSelector } from '@motoparts/state';
+import { ScrollRestoration, selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { Footer } from './components/footer';
 import { NotFound } from './components/not-found';
 import { TopBar } from './components/top-bar';
@@ -50,6 +50,8 @@ export function App() {
       </main>
       <Footer />
       <ToastContainer position="top-right" autoClose={5000} />
+      {/* A new page opens at its top; Back and Forward return to where the reader was. */}
+      <ScrollRestoration />
     </BrowserRouter>
   );
 }

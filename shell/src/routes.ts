@@ -13,6 +13,7 @@ export const PAGES: PageRoute[] = [
   { path: '/', title: 'Home', remote: 'storefront', module: 'HomePage' },
   { path: '/home', title: 'Home', remote: 'storefront', module: 'HomePage' },
   { path: '/purchase', title: 'Home', remote: 'storefront', module: 'HomePage' },
+  { path: '/parts', title: 'Parts', remote: 'storefront', module: 'CataloguePage' },
   { path: '/blogs', title: 'Blogs', remote: 'storefront', module: 'BlogsPage' },
   { path: '/reviews', title: 'Reviews', remote: 'storefront', module: 'ReviewsPage' },
   { path: '/myPortfolio', title: 'My Portfolio', remote: 'storefront', module: 'PortfolioPage' },

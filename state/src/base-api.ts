@@ -7,6 +7,7 @@ import {
   type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query/react';
 import { clearStoredSession, signedOut } from './auth-slice';
+import { TAG_TYPES } from './cache-tags';
 import { getConfig } from './runtime-config';
 
 export interface ApiExtraOptions {
@@ -80,7 +81,7 @@ const baseQuery: BaseQueryFn<
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Part', 'Order', 'Review', 'User', 'Profile', 'Admin'],
+  tagTypes: TAG_TYPES,
   endpoints: () => ({}),
 });
 

@@ -1,5 +1,6 @@
 import type { Part, PartListQuery, Review } from '@motoparts/contracts';
 import { baseApi } from './base-api';
+import { LIST_TAGS, partTag } from './cache-tags';
 
 export interface PartPage {
   parts: Part[];
@@ -18,18 +19,15 @@ export const catalogApi = baseApi.injectEndpoints({
         parts,
         total: Number(meta?.response?.headers.get('x-total-count') ?? parts.length),
       }),
-      providesTags: (page) => [
-        { type: 'Part', id: 'LIST' },
-        ...(page?.parts.map((p) => ({ type: 'Part' as const, id: p._id })) ?? []),
-      ],
+      providesTags: (page) => [LIST_TAGS.parts, ...(page?.parts.map((p) => partTag(p._id)) ?? [])],
     }),
     getPart: build.query<Part, string>({
       query: (id) => `/parts/${encodeURIComponent(id)}`,
-      providesTags: (_part, _err, id) => [{ type: 'Part', id }],
+      providesTags: (_part, _err, id) => [partTag(id)],
     }),
     getReviews: build.query<Review[], void>({
       query: () => '/review',
-      providesTags: [{ type: 'Review', id: 'LIST' }],
+      providesTags: [LIST_TAGS.reviews],
     }),
   }),
 });

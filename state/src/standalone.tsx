@@ -9,6 +9,7 @@ import { BrowserRouter, Link } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import { readStoredSession, signedIn, signedOut } from './auth-slice';
 import { loadConfig } from './runtime-config';
+import { ScrollRestoration } from './scroll-restoration';
 import { makeStore } from './store';
 
 /** The shell's shared stylesheet (design tokens, .btn, .card …), which the shell inlines. */
@@ -41,6 +42,7 @@ export async function mountStandalone(name: string, routes: ReactNode): Promise<
           {routes}
         </main>
         <ToastContainer position="top-right" autoClose={5000} />
+        <ScrollRestoration />
       </BrowserRouter>
     </Provider>,
   );

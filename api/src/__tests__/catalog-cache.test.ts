@@ -102,6 +102,37 @@ describe('catalogue cache', () => {
     expect((await listed(id))?.qty).toBe(50);
   });
 
+  it('moves a part into and out of the stock-filtered lists when its stock changes', async () => {
+    const name = `Stock filter ${Math.random().toString(36).slice(2, 8)}`;
+    const id = await insertPart({ name, availableQty: 50, qty: 100 });
+    const ids = async (inStock: boolean) => {
+      const res = await call<Part[]>(
+        t.base,
+        'GET',
+        `/parts?inStock=${inStock}&q=${encodeURIComponent(name)}`,
+      );
+      return { ids: res.body.map((p) => p._id), total: res.headers.get('x-total-count') };
+    };
+    // Cached while the part is sold out…
+    expect(await ids(true)).toEqual({ ids: [], total: '0' });
+    expect(await ids(false)).toEqual({ ids: [id], total: '1' });
+    const restocked = await call(t.base, 'PUT', `/restockQty/${id}`, {
+      token: admin.token,
+      body: { quantity: 50 },
+    });
+    expect(restocked.status).toBe(200);
+    // …and the in-place stock change moves it, though the cached in-stock list never held it.
+    expect(await ids(true)).toEqual({ ids: [id], total: '1' });
+    expect(await ids(false)).toEqual({ ids: [], total: '0' });
+    const order = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId: id, qty: 100 },
+    });
+    expect(order.status).toBe(201);
+    expect(await ids(true)).toEqual({ ids: [], total: '0' });
+    expect(await ids(false)).toEqual({ ids: [id], total: '1' });
+  });
+
   it('grows and shrinks the list total when parts are created and deleted', async () => {
     const before = await call<Part[]>(t.base, 'GET', '/parts?limit=5');
     const total = Number(before.headers.get('x-total-count'));
@@ -191,7 +222,16 @@ describe('in-memory catalogue', () => {
       'Same',
       'Same',
     ];
-    for (const [i, name] of names.entries()) await insertPart({ name, price: [5, 5, 1, 99.99][i % 4] });
+    const categories = ['parts', 'tools', 'gear'] as const;
+    for (const [i, name] of names.entries()) {
+      await insertPart({
+        name,
+        price: [5, 5, 1, 99.99][i % 4],
+        category: categories[i % 3],
+        availableQty: [0, 99, 100, 5000][i % 4],
+        text: i % 5 === 0 ? 'Described as alpha grade' : 'A part used by the tests.',
+      });
+    }
     const queries = [
       {},
       { sort: 'name' },
@@ -206,6 +246,15 @@ describe('in-memory catalogue', () => {
       { q: 'same', sort: 'price' },
       { limit: '7', page: '3', sort: 'name' },
       { page: '999' },
+      { sort: 'newest' },
+      { sort: 'newest', limit: '4', page: '2' },
+      { category: 'tools' },
+      { category: 'parts', sort: 'name' },
+      { inStock: 'true' },
+      { inStock: 'false', sort: 'price' },
+      { q: 'alpha', category: 'gear', inStock: 'true', sort: 'newest' },
+      { q: 'grade' },
+      { q: 'ALPHA', inStock: 'false', sort: '-name', limit: '2' },
     ];
     for (const raw of queries) {
       const query = partListQuerySchema.parse(raw);

@@ -23,6 +23,11 @@ export interface CachedJson {
   readonly total: number;
   /** Ids of the parts in the body: a stock change of one of them drops the entry. */
   readonly ids: readonly string[];
+  /**
+   * A stock change of ANY part may change this entry (a list filtered by stock: the part can
+   * enter or leave it, and its total moves), so every write drops it.
+   */
+  readonly anyPart: boolean;
   readonly storedAt: number;
 }
 
@@ -30,6 +35,7 @@ export interface Loaded {
   value: unknown;
   total?: number;
   ids?: readonly string[];
+  anyPart?: boolean;
 }
 
 /** What a write can have changed: some parts' fields that never move a part between pages, or anything. */
@@ -48,7 +54,14 @@ export function tagOf(body: Buffer | string): string {
 
 function build(loaded: Loaded, now: number): CachedJson {
   const body = Buffer.from(JSON.stringify(loaded.value));
-  return { body, etag: tagOf(body), total: loaded.total ?? 0, ids: loaded.ids ?? [], storedAt: now };
+  return {
+    body,
+    etag: tagOf(body),
+    total: loaded.total ?? 0,
+    ids: loaded.ids ?? [],
+    anyPart: loaded.anyPart ?? false,
+    storedAt: now,
+  };
 }
 
 export class CatalogCache {
@@ -114,7 +127,7 @@ export class CatalogCache {
     const ids = new Set(scope.ids.map((id) => id.toLowerCase()));
     for (const id of ids) this.idTouchedAt.set(id, gen);
     for (const [key, entry] of this.entries) {
-      if (entry.ids.some((id) => ids.has(id))) this.remove(key, entry);
+      if (entry.anyPart || entry.ids.some((id) => ids.has(id))) this.remove(key, entry);
     }
   }
 
@@ -126,7 +139,7 @@ export class CatalogCache {
       .then(load)
       .then((loaded) => {
         const entry = build(loaded, this.opts.now());
-        const fresh = this.unchangedSince(startedAt, entry.ids);
+        const fresh = this.unchangedSince(startedAt, entry);
         if (fresh) this.store(key, entry);
         return { entry, fresh };
       })
@@ -139,8 +152,9 @@ export class CatalogCache {
     return promise;
   }
 
-  private unchangedSince(gen: number, ids: readonly string[]): boolean {
+  private unchangedSince(gen: number, { ids, anyPart }: CachedJson): boolean {
     if (this.clearedAt > gen) return false;
+    if (anyPart) return [...this.idTouchedAt.values()].every((touched) => touched <= gen);
     return ids.every((id) => (this.idTouchedAt.get(id) ?? 0) <= gen);
   }
 

@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
+import { DEFAULT_PART_CATEGORY, PART_CATEGORIES } from '@motoparts/contracts';
 import { partsWritten } from '../lib/catalog-cache';
 import { invalidateOnWrite } from './invalidate';
 
@@ -22,6 +23,8 @@ const partSchema = new Schema(
      * the step (services/stock.ts), so the list stays as short as the steps in flight.
      */
     journal: { type: [String], default: undefined },
+    /** Department; parts stored before categories existed read as the default (services/parts.ts). */
+    category: { type: String, enum: PART_CATEGORIES, default: DEFAULT_PART_CATEGORY },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -33,6 +36,8 @@ partSchema.index({ priceCents: 1, _id: 1 });
 partSchema.index({ priceCents: -1, _id: 1 });
 partSchema.index({ slug: 1 }, { unique: true });
 partSchema.index({ journal: 1 });
+// ?category= narrows any list order; within it the `_id` order (the default list) is an index walk.
+partSchema.index({ category: 1, _id: 1 });
 // Every write drops the cached catalogue reads it can change (lib/catalog-cache.ts).
 invalidateOnWrite(partSchema, partsWritten);
 

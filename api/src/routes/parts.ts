@@ -22,10 +22,11 @@ export function partRoutes(router: Router<AppState>, { env, limits }: RouteDeps)
   router.get('/parts', async (ctx) => {
     await limits.consume('listing', ctx.ip);
     const query = parseQuery(partListQuerySchema, ctx.query);
-    const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.q ?? ''}`;
+    // q last: it is the only free text, so it cannot shift the other fields' positions.
+    const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${query.q ?? ''}`;
     const entry = await catalogCache.parts.get(key, async () => {
       const { items, total } = await partCatalog.list(query);
-      return { value: items, total, ids: items.map((p) => p._id) };
+      return { value: items, total, ids: items.map((p) => p._id), anyPart: query.inStock !== undefined };
     });
     setPageHeaders(ctx, entry.total, query.page, query.limit);
     sendTaggedJson(ctx, entry);

@@ -1,4 +1,4 @@
-import type { Part, PartListQuery } from '@motoparts/contracts';
+import { isInStock, type Part, type PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../errors';
 import { onPartWrite, type WriteScope } from '../lib/catalog-cache';
 import { PartModel, type PartDoc } from '../models/part';
@@ -47,6 +47,7 @@ const COMPARE: Record<SortKey, (a: Entry, b: Entry) => number> = {
   '-name': (a, b) => Buffer.compare(b.nameKey, a.nameKey) || byId(a, b),
   price: (a, b) => a.priceCents - b.priceCents || byId(a, b),
   '-price': (a, b) => b.priceCents - a.priceCents || byId(a, b),
+  newest: (a, b) => byId(b, a),
 };
 
 function entryOf(doc: PartDoc): Entry {
@@ -180,12 +181,20 @@ class PartCatalog {
       sorted = [...snap.byId.values()].sort(COMPARE[sortKey]);
       snap.sorted.set(sortKey, sorted);
     }
-    let matches = sorted;
-    if (query.q) {
-      // Same as the database filter {name: {$regex: escaped, $options: 'i'}}.
-      const re = new RegExp(escapeRegex(query.q), 'iu');
-      matches = sorted.filter((e) => re.test(e.part.name));
-    }
+    // Same as the database filter (services/parts.ts listFilter): a case-insensitive literal
+    // substring of the name or the description, the category, and stock ≥ the minimum order.
+    const re = query.q ? new RegExp(escapeRegex(query.q), 'iu') : undefined;
+    const { category, inStock } = query;
+    const matches =
+      re || category || inStock !== undefined
+        ? sorted.filter(
+            (e) =>
+              // The cheap field checks first; the regex only runs on what they keep.
+              (!category || e.part.category === category) &&
+              (inStock === undefined || isInStock(e.part) === inStock) &&
+              (!re || re.test(e.part.name) || re.test(e.part.text)),
+          )
+        : sorted;
     const start = (query.page - 1) * query.limit;
     return { items: matches.slice(start, start + query.limit).map((e) => e.part), total: matches.length };
   }

@@ -1,4 +1,12 @@
-import type { Part, PartInput, PartListQuery } from '@motoparts/contracts';
+import {
+  DEFAULT_PART_CATEGORY,
+  isInStock,
+  PART_CATEGORIES,
+  type Part,
+  type PartCategory,
+  type PartInput,
+  type PartListQuery,
+} from '@motoparts/contracts';
 import { AppError } from '../errors';
 import { toCents, toDollars } from '../lib/money';
 import { PartModel, type PartDoc } from '../models/part';
@@ -12,7 +20,15 @@ export function toPart(doc: PartDoc): Part {
     price: toDollars(doc.priceCents),
     qty: doc.qty,
     availableQty: doc.availableQty,
+    category: categoryOf(doc.category),
   };
+}
+
+/** Parts stored before categories existed have none: they are in the default one. */
+export function categoryOf(value: unknown): PartCategory {
+  return (PART_CATEGORIES as readonly unknown[]).includes(value)
+    ? (value as PartCategory)
+    : DEFAULT_PART_CATEGORY;
 }
 
 export function slugify(name: string): string {
@@ -33,17 +49,46 @@ const SORTS = {
   '-name': { name: -1, _id: 1 },
   price: { priceCents: 1, _id: 1 },
   '-price': { priceCents: -1, _id: 1 },
+  // ObjectIds start with their creation time: the newest part has the highest `_id`.
+  newest: { _id: -1 },
 } as const;
 
+/**
+ * The database filter of a list query, except `inStock` (see listParts); services/catalog.ts
+ * applies the same conditions in memory.
+ */
+export function listFilter(query: PartListQuery): Record<string, unknown> {
+  const and: Record<string, unknown>[] = [];
+  if (query.q) {
+    const re = { $regex: escapeRegex(query.q), $options: 'i' };
+    and.push({ $or: [{ name: re }, { text: re }] });
+  }
+  if (query.category) {
+    and.push({
+      category: query.category === DEFAULT_PART_CATEGORY ? { $in: [query.category, null] } : query.category,
+    });
+  }
+  return and.length === 0 ? {} : and.length === 1 ? (and[0] ?? {}) : { $and: and };
+}
+
 export async function listParts(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
-  const filter = query.q ? { name: { $regex: escapeRegex(query.q), $options: 'i' } } : {};
+  const filter = listFilter(query);
   const sort = query.sort ? SORTS[query.sort] : { _id: 1 as const };
+  const start = (query.page - 1) * query.limit;
+  if (query.inStock !== undefined) {
+    // "In stock" compares two fields (availableQty ≥ qty); FerretDB v1 implements no $expr, so
+    // the comparison runs here over one cursor of the other conditions' matches, in list order.
+    const items: Part[] = [];
+    let total = 0;
+    for await (const doc of PartModel.find(filter).sort(sort).lean<PartDoc>().cursor()) {
+      if (isInStock(doc) !== query.inStock) continue;
+      if (total >= start && items.length < query.limit) items.push(toPart(doc));
+      total++;
+    }
+    return { items, total };
+  }
   const [docs, total] = await Promise.all([
-    PartModel.find(filter)
-      .sort(sort)
-      .skip((query.page - 1) * query.limit)
-      .limit(query.limit)
-      .lean<PartDoc[]>(),
+    PartModel.find(filter).sort(sort).skip(start).limit(query.limit).lean<PartDoc[]>(),
     PartModel.countDocuments(filter),
   ]);
   return { items: docs.map(toPart), total };
@@ -69,6 +114,7 @@ export async function createPart(input: PartInput): Promise<Part> {
         priceCents: toCents(input.price),
         qty: input.qty,
         availableQty: input.availableQty,
+        category: input.category,
       });
       return toPart(doc.toObject());
     } catch (err) {

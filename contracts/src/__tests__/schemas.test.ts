@@ -20,7 +20,15 @@ const validPart = {
 describe('partInputSchema', () => {
   it('accepts a valid part and strips unknown fields', () => {
     const parsed = partInputSchema.parse({ ...validPart, role: 'admin', $where: '1' });
-    expect(parsed).toEqual(validPart);
+    // A client that sends no category (written before categories existed) gets the default one.
+    expect(parsed).toEqual({ ...validPart, category: 'parts' });
+    expect(partInputSchema.parse({ ...validPart, category: 'gear' }).category).toBe('gear');
+  });
+
+  it('takes only the three categories', () => {
+    for (const category of ['bikes', 'Parts', '', null, 1]) {
+      expect(partInputSchema.safeParse({ ...validPart, category }).success).toBe(false);
+    }
   });
 
   it.each([

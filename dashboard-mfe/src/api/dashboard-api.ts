@@ -11,7 +11,7 @@ import type {
   User,
   MakeAdminResult,
 } from '@motoparts/contracts';
-import { baseApi, catalogApi } from '@motoparts/state';
+import { baseApi, catalogApi, LIST_TAGS, orderTag, orderTags, profileTag, stockTags } from '@motoparts/state';
 
 /** A customer's own orders are few; one page of the API's maximum size covers them. */
 const LIST_LIMIT = 100;
@@ -37,7 +37,7 @@ export const dashboardApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getProfile: build.query<User, string>({
       query: (email) => `/user/${encodeURIComponent(email)}`,
-      providesTags: (_user, _err, email) => [{ type: 'Profile', id: email }],
+      providesTags: (_user, _err, email) => [profileTag(email)],
     }),
     updateProfile: build.mutation<{ success: true; user: User }, { email: string; fields: ProfileUpdate }>({
       query: ({ email, fields }) => ({
@@ -45,32 +45,23 @@ export const dashboardApi = baseApi.injectEndpoints({
         method: 'PUT',
         body: fields,
       }),
-      invalidatesTags: (_res, _err, { email }) => [{ type: 'Profile', id: email }],
+      invalidatesTags: (_res, _err, { email }) => [profileTag(email)],
     }),
 
     getMyOrders: build.query<Order[], string>({
       query: (email) => ({ url: '/order', params: { user: email, limit: LIST_LIMIT } }),
       // SPEC §7/§8: on My Order a 401 *or* 403 signs the user out and clears the token.
       extraOptions: { signOutOnForbidden: true },
-      providesTags: (orders) => [
-        { type: 'Order', id: 'MINE' },
-        ...(orders?.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
-      ],
+      providesTags: (orders) => [LIST_TAGS.myOrders, ...(orders?.map((o) => orderTag(o._id)) ?? [])],
     }),
     getOrder: build.query<Order, string>({
       query: (id) => `/order/${encodeURIComponent(id)}`,
-      providesTags: (_order, _err, id) => [{ type: 'Order', id }],
+      providesTags: (_order, _err, id) => [orderTag(id)],
     }),
     cancelOrder: build.mutation<{ success: true }, { id: string; partsId: string }>({
       query: ({ id }) => ({ url: `/order/${encodeURIComponent(id)}`, method: 'DELETE' }),
       // The server puts the reserved pieces back in stock, so the part's numbers change too.
-      invalidatesTags: (_res, _err, { id, partsId }) => [
-        { type: 'Order', id },
-        { type: 'Order', id: 'MINE' },
-        { type: 'Order', id: 'ALL' },
-        { type: 'Part', id: partsId },
-        { type: 'Part', id: 'LIST' },
-      ],
+      invalidatesTags: (_res, _err, { id, partsId }) => [...orderTags(id), ...stockTags(partsId)],
     }),
 
     // A POST, but a query: it is "requested on load" of the payment page, and the server hands
@@ -85,25 +76,18 @@ export const dashboardApi = baseApi.injectEndpoints({
         method: 'PATCH',
         body: { parts: id, transactionId },
       }),
-      invalidatesTags: (_res, _err, { id }) => [
-        { type: 'Order', id },
-        { type: 'Order', id: 'MINE' },
-        { type: 'Order', id: 'ALL' },
-      ],
+      invalidatesTags: (_res, _err, { id }) => orderTags(id),
     }),
 
     addReview: build.mutation<unknown, ReviewInput>({
       query: (body) => ({ url: '/review', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Review', id: 'LIST' }],
+      invalidatesTags: [LIST_TAGS.reviews],
     }),
 
     getAllOrders: build.query<ListPage<Order>, number>({
       query: (page) => ({ url: '/orders', params: { page, limit: ADMIN_PAGE_SIZE } }),
       transformResponse: (orders: Order[], meta) => toListPage(orders, meta),
-      providesTags: (list) => [
-        { type: 'Order', id: 'ALL' },
-        ...(list?.items.map((o) => ({ type: 'Order' as const, id: o._id })) ?? []),
-      ],
+      providesTags: (list) => [LIST_TAGS.allOrders, ...(list?.items.map((o) => orderTag(o._id)) ?? [])],
     }),
     setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus; page: number }>({
       query: ({ id, status }) => ({
@@ -140,23 +124,20 @@ export const dashboardApi = baseApi.injectEndpoints({
     getUsers: build.query<ListPage<User>, number>({
       query: (page) => ({ url: '/user', params: { page, limit: ADMIN_PAGE_SIZE } }),
       transformResponse: (users: User[], meta) => toListPage(users, meta),
-      providesTags: [{ type: 'User', id: 'LIST' }],
+      providesTags: [LIST_TAGS.users],
     }),
     makeAdmin: build.mutation<MakeAdminResult, string>({
       query: (email) => ({ url: `/user/admin/${encodeURIComponent(email)}`, method: 'PUT' }),
-      invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [{ type: 'User', id: 'LIST' }] : []),
+      invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [LIST_TAGS.users] : []),
     }),
 
     addPart: build.mutation<{ success: true; part: Part }, PartInput>({
       query: (body) => ({ url: '/parts', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Part', id: 'LIST' }],
+      invalidatesTags: [LIST_TAGS.parts],
     }),
     deletePart: build.mutation<{ success: true }, string>({
       query: (id) => ({ url: `/parts/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: (_res, _err, id) => [
-        { type: 'Part', id },
-        { type: 'Part', id: 'LIST' },
-      ],
+      invalidatesTags: (_res, _err, id) => stockTags(id),
     }),
     restockPart: build.mutation<Part, { id: string; quantity: number }>({
       query: ({ id, quantity }) => ({
@@ -164,10 +145,7 @@ export const dashboardApi = baseApi.injectEndpoints({
         method: 'PUT',
         body: { quantity },
       }),
-      invalidatesTags: (_res, _err, { id }) => [
-        { type: 'Part', id },
-        { type: 'Part', id: 'LIST' },
-      ],
+      invalidatesTags: (_res, _err, { id }) => stockTags(id),
     }),
   }),
 });

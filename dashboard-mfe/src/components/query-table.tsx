@@ -1,4 +1,11 @@
-import type { ComponentProps, ReactNode } from 'react';
+import {
+  Children,
+  cloneElement,
+  isValidElement,
+  type ComponentProps,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { Pager } from './pager';
 import { LoadError, Loading } from './status';
 
@@ -30,6 +37,22 @@ interface QueryTableProps<Row> {
   renderRow: (row: Row, index: number) => ReactNode;
   /** Paged lists only; the pager sits under the table and hides itself on a single page. */
   pager?: ComponentProps<typeof Pager>;
+}
+
+type CellProps = { 'data-label'?: string; children?: ReactNode };
+
+/**
+ * Gives each cell of a row its column's name as `data-label`: on a phone the table is shown as
+ * stacked cards (dashboard.css), one per row, where each value carries its own label.
+ */
+function labelCells(row: ReactNode, columns: readonly string[]): ReactNode {
+  if (!isValidElement<CellProps>(row)) return row;
+  const cells = Children.toArray(row.props.children).map((cell, i) =>
+    isValidElement<CellProps>(cell) && columns[i] !== undefined
+      ? cloneElement(cell as ReactElement<CellProps>, { 'data-label': columns[i] })
+      : cell,
+  );
+  return cloneElement(row, {}, ...cells);
 }
 
 /**
@@ -68,7 +91,7 @@ export function QueryTable<Row>({
                   ))}
                 </tr>
               </thead>
-              <tbody>{rows.map(renderRow)}</tbody>
+              <tbody>{rows.map((row, i) => labelCells(renderRow(row, i), columns))}</tbody>
             </table>
           </div>
           {pager && <Pager {...pager} />}

@@ -5,6 +5,7 @@
  */
 import {
   imageUrlSchema,
+  PART_CATEGORIES,
   partInputSchema,
   profileFieldsSchema,
   reviewInputSchema,
@@ -73,6 +74,7 @@ export const addProductFormSchema = z
     qty: numberField('Minimum order quantity', { integer: true, min: 1 }),
     availableQty: numberField('Available quantity', { integer: true }),
     img: imageField('Photo URL'),
+    category: z.enum(PART_CATEGORIES, { message: 'Choose a category' }),
   })
   .transform(thenContract(partInputSchema));
 export type AddProductFormValues = z.input<typeof addProductFormSchema>;

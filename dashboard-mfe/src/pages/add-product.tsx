@@ -1,7 +1,14 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
-import { MESSAGES, MIN_ORDER_QTY, type PartInput } from '@motoparts/contracts';
+import {
+  CATEGORY_LABELS,
+  DEFAULT_PART_CATEGORY,
+  MESSAGES,
+  MIN_ORDER_QTY,
+  PART_CATEGORIES,
+  type PartInput,
+} from '@motoparts/contracts';
 import { errorMessage } from '@motoparts/state';
 import { useAddPartMutation } from '../api/dashboard-api';
 import { Field } from '../components/form-field';
@@ -14,10 +21,11 @@ const EMPTY: AddProductFormValues = {
   qty: String(MIN_ORDER_QTY),
   availableQty: '',
   img: '',
+  category: DEFAULT_PART_CATEGORY,
 };
 
 const FIELDS: {
-  name: keyof AddProductFormValues;
+  name: Exclude<keyof AddProductFormValues, 'category'>;
   label: string;
   hint?: string;
   numeric?: boolean;
@@ -81,6 +89,22 @@ export default function AddProduct() {
             </Field>
           );
         })}
+        <Field id="product-category" label="Category" error={formState.errors.category?.message}>
+          {(describedBy) => (
+            <select
+              id="product-category"
+              aria-invalid={formState.errors.category ? true : undefined}
+              aria-describedby={describedBy}
+              {...register('category')}
+            >
+              {PART_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <button type="submit" className="btn" disabled={adding.isLoading}>
           {adding.isLoading ? 'Adding...' : 'Add product'}
         </button>

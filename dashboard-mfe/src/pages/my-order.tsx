@@ -39,7 +39,7 @@ export default function MyOrder() {
         errorWhat="your orders"
         empty={
           <>
-            You have no orders yet. <Link to="/">Browse the parts</Link> to place one.
+            You have no orders yet. <Link to="/parts">Browse the parts</Link> to place one.
           </>
         }
         label="My orders table"

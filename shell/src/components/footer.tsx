@@ -10,13 +10,13 @@ export function Footer() {
           <h2>Services</h2>
           <ul>
             <li>
-              <Link to="/">Bulk parts</Link>
+              <Link to="/parts?category=parts">Bulk parts</Link>
             </li>
             <li>
-              <Link to="/">Tools</Link>
+              <Link to="/parts?category=tools">Tools</Link>
             </li>
             <li>
-              <Link to="/">Riding gear</Link>
+              <Link to="/parts?category=gear">Riding gear</Link>
             </li>
           </ul>
         </section>

@@ -21,9 +21,9 @@ export function HomeHero() {
             <Link className="btn" to="/login">
               Get Started
             </Link>
-            <a className="btn btn-ghost" href="#parts-heading">
+            <Link className="btn btn-ghost" to="/parts">
               Browse parts
-            </a>
+            </Link>
           </div>
           <ul className="hero-points">
             <li>Genuine, tested parts</li>

@@ -21,6 +21,11 @@ export default function HomePage() {
           <p>Every part ships from our own warehouse. Minimum order and stock are shown on each card.</p>
         </div>
         <PartsGrid />
+        <div className="parts-toolbar">
+          <Link className="btn" to="/parts">
+            Browse the whole catalogue
+          </Link>
+        </div>
       </section>
 
       <section className="section" aria-labelledby="reviews-heading">

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
+import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS } from '@motoparts/contracts/messages';
 import type { Order, Part } from '@motoparts/contracts';
-import { assetUrl, errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
+import { Dialog, errorMessage, selectAuth, useAppSelector, useGetPartQuery } from '@motoparts/state';
 import { formatCount, formatPrice } from '../components/format';
+import { PartImage, StockBadge } from '../components/part-card';
 import { usePlaceOrderMutation } from '../features/purchase/orders-api';
 import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../features/purchase/stepper';
 import { ensureStorefrontStyles } from '../styles';
@@ -31,36 +32,40 @@ function newIdempotencyKey(): string {
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
 
-function OrderAccepted({ order, onClose }: { order: Order; onClose: () => void }) {
+function OrderAccepted({
+  order,
+  onClose,
+  opener,
+}: {
+  order: Order;
+  onClose: () => void;
+  opener: RefObject<HTMLButtonElement | null>;
+}) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   return (
-    <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="order-accepted-title">
-        <h2 id="order-accepted-title">Congratulations!</h2>
-        <p>
-          Your order for <strong>{order.Parts}</strong> was accepted: {formatCount(order.qty)} pieces for{' '}
-          {formatPrice(order.price)}.
-        </p>
-        <p>You can pay for it from My Order in your dashboard.</p>
-        <div className="modal-actions">
+    <Dialog
+      title="Congratulations!"
+      onClose={onClose}
+      initialFocus={closeRef}
+      // Order now was disabled while the order was placed, so focus had left it: give it back.
+      returnFocus={opener}
+      actions={
+        <>
           <Link className="btn btn-outline" to="/dashboard/myOrder">
             Go to My Order
           </Link>
           <button ref={closeRef} type="button" className="btn" onClick={onClose}>
             Close
           </button>
-        </div>
-      </div>
-    </div>
+        </>
+      }
+    >
+      <p>
+        Your order for <strong>{order.Parts}</strong> was accepted: {formatCount(order.qty)} pieces for{' '}
+        {formatPrice(order.price)}.
+      </p>
+      <p>You can pay for it from My Order in your dashboard.</p>
+    </Dialog>
   );
 }
 
@@ -72,6 +77,7 @@ function PurchaseForm({ part }: { part: Part }) {
   const [orderError, setOrderError] = useState<string | null>(null);
   const [accepted, setAccepted] = useState<Order | null>(null);
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();
+  const orderNowRef = useRef<HTMLButtonElement>(null);
   const buyerName = auth.user?.displayName || auth.user?.email || '';
 
   // The stepper only changes this page's number; nothing is written to the part (SPEC §5, §7).
@@ -164,7 +170,7 @@ function PurchaseForm({ part }: { part: Part }) {
           {orderError}
         </p>
       )}
-      <button type="submit" className="btn" disabled={!orderable || isLoading}>
+      <button ref={orderNowRef} type="submit" className="btn" disabled={!orderable || isLoading}>
         {isLoading ? 'Placing your order...' : 'Order now'}
       </button>
       {!orderable && qty > bounds.stock && (
@@ -175,7 +181,7 @@ function PurchaseForm({ part }: { part: Part }) {
         </p>
       )}
 
-      {accepted && <OrderAccepted order={accepted} onClose={() => setAccepted(null)} />}
+      {accepted && <OrderAccepted order={accepted} opener={orderNowRef} onClose={() => setAccepted(null)} />}
     </form>
   );
 }
@@ -202,7 +208,7 @@ export default function PurchasePage() {
                 Retry
               </button>
             )}
-            <Link className="btn" to="/">
+            <Link className="btn" to="/parts">
               Back to all parts
             </Link>
           </div>
@@ -215,7 +221,11 @@ export default function PurchasePage() {
     <div className="page">
       <div className="purchase">
         <section className="purchase-product" aria-labelledby="product-heading">
-          <img src={assetUrl(part.img)} alt={part.name} width={560} height={373} />
+          <PartImage part={part} width={560} height={373} eager />
+          <p className="part-tags">
+            <span className="part-category">{CATEGORY_LABELS[part.category]}</span>
+            <StockBadge part={part} />
+          </p>
           <h1 id="product-heading">{part.name}</h1>
           <p>{part.text}</p>
           <p className="part-price">

@@ -1,3 +1,4 @@
+import type { PartCategory } from '@motoparts/contracts';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import mongoose from 'mongoose';
@@ -93,7 +94,14 @@ export async function call<T = unknown>(
 }
 
 export async function insertPart(
-  overrides: Partial<{ name: string; price: number; qty: number; availableQty: number; text: string }> = {},
+  overrides: Partial<{
+    name: string;
+    price: number;
+    qty: number;
+    availableQty: number;
+    text: string;
+    category: PartCategory;
+  }> = {},
 ): Promise<string> {
   const name = overrides.name ?? `Test part ${Math.random().toString(36).slice(2, 8)}`;
   const doc = await PartModel.create({
@@ -104,6 +112,7 @@ export async function insertPart(
     priceCents: toCents(overrides.price ?? 12.5),
     qty: overrides.qty ?? 100,
     availableQty: overrides.availableQty ?? 1000,
+    ...(overrides.category ? { category: overrides.category } : {}),
   });
   return String(doc._id);
 }

@@ -20,6 +20,7 @@ const product = {
   qty: '100',
   availableQty: '2000',
   img: 'https://example.com/disc.jpg',
+  category: 'tools',
 };
 
 describe('Add Product form', () => {
@@ -33,7 +34,7 @@ describe('Add Product form', () => {
   });
 
   it('requires every field', () => {
-    const empty = { name: '', text: ' ', price: '', qty: '', availableQty: '', img: '' };
+    const empty = { name: '', text: ' ', price: '', qty: '', availableQty: '', img: '', category: '' };
     expect(messages(addProductFormSchema.safeParse(empty))).toEqual({
       name: 'Name is required',
       text: 'Description is required',
@@ -41,6 +42,7 @@ describe('Add Product form', () => {
       qty: 'Minimum order quantity is required',
       availableQty: 'Available quantity is required',
       img: 'Photo URL is required',
+      category: 'Choose a category',
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Order } from '@motoparts/contracts';
-import { baseApi } from '@motoparts/state';
+import { baseApi, LIST_TAGS, stockTags } from '@motoparts/state';
 
 /** What the purchase page sends (SPEC §7); the server recomputes price and product name. */
 export interface PlaceOrderArgs {
@@ -20,10 +20,12 @@ export const ordersApi = baseApi.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      // The stock shown must follow the server: after an order (or a refused one) refetch the part.
+      // The stock shown must follow the server: after an order (or a refused one) refetch the
+      // part and the lists it is in; the new order shows in My Order and Manage Order.
       invalidatesTags: (_order, _err, { partsId }) => [
-        { type: 'Part', id: partsId },
-        { type: 'Order', id: 'LIST' },
+        ...stockTags(partsId),
+        LIST_TAGS.myOrders,
+        LIST_TAGS.allOrders,
       ],
     }),
   }),

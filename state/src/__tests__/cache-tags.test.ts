@@ -1,0 +1,63 @@
+import { createApi, fakeBaseQuery } from '@reduxjs/toolkit/query';
+// Every remote's endpoints, injected into the one shared api as they are in the browser.
+import '../../../storefront-mfe/src/features/purchase/orders-api';
+import '../../../dashboard-mfe/src/api/dashboard-api';
+import { baseApi, LIST_TAGS, orderTag, TAG_TYPES, unprovidedTags } from '../index';
+
+describe('cache tags', () => {
+  it('every tag a mutation of any remote invalidates is provided by some query', () => {
+    expect(Object.keys(baseApi.endpoints)).toEqual(
+      expect.arrayContaining(['getParts', 'placeOrder', 'getMyOrders', 'cancelOrder', 'addPart']),
+    );
+    expect(unprovidedTags(baseApi)).toEqual([]);
+  });
+
+  it('an order refreshes My Order, Manage Order and the part it took stock from', () => {
+    const defs: Record<string, { invalidatesTags?: unknown }> = {};
+    baseApi.enhanceEndpoints({
+      endpoints: { placeOrder: (d: { invalidatesTags?: unknown }) => void (defs.placeOrder = d) },
+    });
+    const tags = (defs.placeOrder?.invalidatesTags as (...a: unknown[]) => unknown[])(undefined, undefined, {
+      partsId: 'p1',
+    });
+    expect(tags).toEqual(
+      expect.arrayContaining([
+        LIST_TAGS.myOrders,
+        LIST_TAGS.allOrders,
+        LIST_TAGS.parts,
+        { type: 'Part', id: 'p1' },
+      ]),
+    );
+  });
+
+  it('catches a mutation that invalidates a tag no query provides', () => {
+    const api = createApi({
+      baseQuery: fakeBaseQuery(),
+      tagTypes: TAG_TYPES,
+      endpoints: (build) => ({
+        mine: build.query<string[], void>({
+          queryFn: () => ({ data: [] }),
+          providesTags: [LIST_TAGS.myOrders],
+        }),
+        order: build.query<string, string>({
+          queryFn: () => ({ data: '' }),
+          providesTags: (_r, _e, id) => [orderTag(id)],
+        }),
+        // The old bug: the purchase invalidated "Order LIST", which nothing provides.
+        place: build.mutation<void, void>({
+          queryFn: () => ({ data: undefined }),
+          invalidatesTags: [{ type: 'Order', id: 'LIST' }],
+        }),
+        cancel: build.mutation<void, string>({
+          queryFn: () => ({ data: undefined }),
+          invalidatesTags: (_r, _e, id) => [orderTag(id), LIST_TAGS.myOrders],
+        }),
+        review: build.mutation<void, void>({
+          queryFn: () => ({ data: undefined }),
+          invalidatesTags: [LIST_TAGS.reviews],
+        }),
+      }),
+    });
+    expect(unprovidedTags(api).sort()).toEqual(['place → Order:LIST', 'review → Review:LIST']);
+  });
+});

@@ -1,0 +1,112 @@
+import { useState, type MouseEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS, isInStock, isLowStock } from '@motoparts/contracts/messages';
+import { assetUrl, selectIsAdmin, useAppSelector } from '@motoparts/state';
+import type { Part } from '@motoparts/contracts';
+import { formatCount, formatPrice } from './format';
+
+/** Shown instead of a photo that fails to load (moved, deleted, wrong URL). */
+export const PART_PLACEHOLDER = '/images/part-placeholder.svg';
+
+/** A photo that falls back to the placeholder instead of the browser's broken-image icon. */
+export function PartImage({
+  part,
+  width,
+  height,
+  eager = false,
+}: {
+  part: Pick<Part, 'img' | 'name'>;
+  width: number;
+  height: number;
+  eager?: boolean;
+}) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <img
+      src={assetUrl(failed ? PART_PLACEHOLDER : part.img)}
+      alt={part.name}
+      width={width}
+      height={height}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      data-fallback={failed ? 'true' : undefined}
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+export function StockBadge({ part }: { part: Pick<Part, 'qty' | 'availableQty'> }) {
+  if (!isInStock(part)) return <span className="badge badge-out">Sold out</span>;
+  if (isLowStock(part)) return <span className="badge badge-low">Low stock</span>;
+  return <span className="badge badge-in">In stock</span>;
+}
+
+/**
+ * One part in a grid. The whole card opens the part (the name's link stretches over it); the
+ * Purchase button sits above that link, and a sold-out part has none that can be pressed.
+ */
+export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
+  const isAdmin = useAppSelector(selectIsAdmin);
+  const buyable = isInStock(part);
+  const href = `/purchase/${part._id}`;
+
+  // SPEC §6: admins cannot buy; they are told so and stay on the page.
+  const onPurchase = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!isAdmin) return;
+    event.preventDefault();
+    window.alert(ADMIN_CANNOT_ORDER);
+  };
+
+  return (
+    <article
+      className={`part-card card${buyable ? '' : ' is-sold-out'}`}
+      data-testid="part-card"
+      aria-labelledby={`part-${part._id}`}
+    >
+      <PartImage part={part} width={360} height={240} eager={eager} />
+      <div className="part-body">
+        <div className="part-tags">
+          <span className="part-category">{CATEGORY_LABELS[part.category]}</span>
+          <StockBadge part={part} />
+        </div>
+        <h3 id={`part-${part._id}`}>
+          <Link className="card-link" to={href}>
+            {part.name}
+          </Link>
+        </h3>
+        <p className="part-price">
+          {formatPrice(part.price)} <span>per piece</span>
+        </p>
+        <dl className="part-facts">
+          <div>
+            <dt>Minimum order</dt>
+            <dd>{formatCount(part.qty)} pcs</dd>
+          </div>
+          <div>
+            <dt>Available</dt>
+            <dd>{formatCount(part.availableQty)} pcs</dd>
+          </div>
+        </dl>
+        {buyable ? (
+          <Link
+            className="btn card-action"
+            to={href}
+            onClick={onPurchase}
+            aria-label={`Purchase ${part.name}`}
+          >
+            Purchase
+          </Link>
+        ) : (
+          <button
+            type="button"
+            className="btn card-action"
+            disabled
+            aria-label={`Purchase ${part.name} (sold out)`}
+          >
+            Purchase
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}
