@@ -196,7 +196,9 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
     const { services } = development();
     for (const name of STAND_INS) assert.ok(services[name], `${name} is in the dev variant`);
     const api = services.api;
-    assert.equal(api.environment.ALLOW_LOCAL_SERVICES, '1');
+    // Development mode: production mode would refuse the stand-ins and dev.env's published secrets.
+    assert.equal(api.environment.NODE_ENV, 'development');
+    assert.equal(services.seed.environment.NODE_ENV, 'development');
     assert.equal(api.environment.FIREBASE_AUTH_EMULATOR_HOST, 'auth-emulator:9099');
     assert.equal(api.environment.STRIPE_API_BASE, 'http://stripe-mock:12111');
     assert.equal(api.depends_on.seed.condition, 'service_completed_successfully');
