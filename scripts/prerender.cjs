@@ -1,6 +1,6 @@
 // Build-time prerendering: runs one of our TypeScript/React modules in Node and returns what its
 // default export returns (HTML rendered with react-dom/server, or an object of such strings), so
-// a page's first screen is in the HTML and paints before any JavaScript arrives (issue 8: LCP).
+// a page's first screen is in the HTML and paints before any JavaScript arrives.
 //
 // The module runs in a child process: the TypeScript loader below patches Node's module system
 // (TS/TSX through SWC as in jest, CSS as text as webpack's asset/source does, @motoparts/*

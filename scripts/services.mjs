@@ -1,4 +1,4 @@
-// Local stand-ins for the outside services (guide §3) and the helpers to run them: used by
+// Local stand-ins for the outside services (docs/architecture.md) and the helpers to run them: used by
 // `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -2,7 +2,7 @@
 // singletons and build settings cannot drift between teams. Each workspace's webpack.config.js
 // calls it with its own name, port and exposed modules.
 //
-// Size budget (issue 8: ≤ 170 KB gzip of JS on a cold `/`): shared modules are never tree-shaken
+// Size budget (≤ 170 KB gzip of JS on a cold `/`): shared modules are never tree-shaken
 // by Module Federation (whichever container provides one must carry every export any consumer
 // might use), so the heavy shared packages are provided through small generated "slim" entry
 // modules that re-export one agreed list of names (slimShared() below). Every build uses the same
@@ -283,7 +283,7 @@ function writeSlimEntries(slim) {
   return files;
 }
 
-/** Shared singletons (guide §5): one copy of each at runtime, version ranges from package.json. */
+/** Shared singletons (docs/architecture.md): one copy of each at runtime, version ranges from package.json. */
 function sharedSingletons(pkg) {
   const deps = pkg.dependencies;
   const single = (range) => ({ singleton: true, requiredVersion: range });

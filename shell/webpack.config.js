@@ -6,7 +6,7 @@ const base = createConfig({
   name: 'shell',
   port: 3000,
   title: 'MotoParts',
-  // index.html paints the top bar and the storefront's hero before any script runs (issue 8).
+  // index.html paints the top bar and the storefront's hero before any script runs.
   firstScreen: 'src/first-screen.tsx',
 });
 

@@ -13,7 +13,7 @@ export function mongooseOptions(env: Env): mongoose.ConnectOptions {
     serverSelectionTimeoutMS: env.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
     connectTimeoutMS: env.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
     // Against FerretDB one connection serialises operations, which keeps conditional updates
-    // atomic (guide §3). With a real MongoDB the driver default applies.
+    // atomic (docs/architecture.md). With a real MongoDB the driver default applies.
     ...(size !== undefined ? { maxPoolSize: size, minPoolSize: Math.min(size, 1) } : {}),
     autoIndex: true,
   };

@@ -208,14 +208,14 @@ export function productionProblems(env: Env): string[] {
   return problems.filter((p): p is string => p !== null);
 }
 
-/** Pool size: 1 against the embedded FerretDB (each operation then runs alone, guide §3). */
+/** Pool size: 1 against the embedded FerretDB (each operation then runs alone, docs/architecture.md). */
 export function poolSize(env: Env): number | undefined {
   return env.MONGODB_POOL_SIZE ?? (env.MONGODB_EMBEDDED ? 1 : undefined);
 }
 
 /**
  * Catalogue cache TTL. Embedded FerretDB: unlimited, because this process is the only writer
- * (one API per embedded DB, seeding before start or through this connection, guide §3), and
+ * (one API per embedded DB, seeding before start or through this connection, docs/architecture.md), and
  * every write through it invalidates exactly. MongoDB via MONGODB_URI: 2 s, because several API
  * instances (or an operator's script) may write; each instance then shows another's write within
  * 2 s, while its own writes are visible at once. Stock shown is informative only: orders are

@@ -2,7 +2,7 @@ import { connectDb, disconnectDb } from './db';
 import { EnvError, loadEnv } from './env';
 import { DEMO_ACCOUNTS, seedAuthAccounts, seedDatabase } from './seed';
 
-/** `node api/dist/seed-cli.js` — run before the API starts (guide §3: one writer per embedded DB). */
+/** `node api/dist/seed-cli.js` — run before the API starts (docs/architecture.md: one writer per embedded DB). */
 async function main(): Promise<void> {
   const env = loadEnv();
   await connectDb(env);

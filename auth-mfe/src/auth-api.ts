@@ -1,7 +1,7 @@
 import type { TokenResponse } from '@motoparts/contracts';
 import { baseApi } from '@motoparts/state';
 
-/** Token exchange (SPEC §7 PUT /user/:email): a Firebase ID token in, our API token out. */
+/** Token exchange (docs/product.md PUT /user/:email): a Firebase ID token in, our API token out. */
 export const authApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     exchangeToken: build.mutation<TokenResponse, { email: string; idToken: string }>({

@@ -25,7 +25,7 @@ export function firebaseAuth(): Auth {
   return auth;
 }
 
-/** True when the Firebase Auth emulator stands in for Firebase (local mode, guide §3). */
+/** True when the Firebase Auth emulator stands in for Firebase (local mode, docs/architecture.md). */
 export function usesEmulator(): boolean {
   return Boolean(getConfig().firebaseAuthEmulatorUrl);
 }

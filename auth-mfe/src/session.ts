@@ -27,7 +27,7 @@ import {
 import { authApi } from './auth-api';
 import { firebaseAuth, usesEmulator } from './firebase';
 
-/** The demo Google account the emulator signs in (guide §3): Google's popup needs the internet. */
+/** The demo Google account the emulator signs in (docs/architecture.md): Google's popup needs the internet. */
 export const EMULATOR_GOOGLE_ACCOUNT = {
   sub: 'demo-google-rider',
   email: 'google.rider@motoparts.test',

@@ -17,7 +17,7 @@ export function useReturnPath(): string {
   return '/';
 }
 
-/** The provider's own message, as SPEC §8 asks; API failures carry ours. */
+/** The provider's own message, as docs/product.md asks; API failures carry ours. */
 export function describeError(err: unknown): string {
   if (err && typeof err === 'object') {
     const data = (err as { data?: { error?: { message?: unknown } } }).data;

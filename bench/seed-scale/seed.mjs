@@ -1,7 +1,7 @@
 // Loads the 10,000-part catalogue used by bench/api: 10,000 parts, 2,000 users and 50,000 orders
 // (BENCH_USER has exactly 100 of them). Uses the API's compiled models (api/dist), so the
 // collections get exactly the API's indexes, and ONE connection (maxPoolSize 1), as every writer
-// against the embedded FerretDB must (guide §3). Deterministic (seeded PRNG).
+// against the embedded FerretDB must (docs/architecture.md). Deterministic (seeded PRNG).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

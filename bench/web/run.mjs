@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Web benchmark (issue 8, on demand, not part of `npm test`): cold loads of home, purchase and
+// Web benchmark (on demand, not part of `npm test`): cold loads of home, purchase and
 // dashboard in Debian's Chromium, unthrottled and with 4× CPU throttling, printing the medians of
 // LCP, TBT, CLS and the JS bytes transferred. Needs a running `npm start` (see README.md).
 // Two baselines are measured in the same run, so the figures read as ratios on a noisy machine:

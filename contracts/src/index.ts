@@ -31,7 +31,7 @@ export const CONTROL_CHARS_MESSAGE = 'must not contain control characters';
 /** A one-line string: no control characters at all. */
 const line = () => z.string().regex(NO_CONTROL_CHARS, CONTROL_CHARS_MESSAGE);
 
-/** Email accepted by the API (RFC-ish, bounded). The UI applies the stricter SPEC §5 pattern. */
+/** Email accepted by the API (RFC-ish, bounded). The UI applies the stricter docs/product.md pattern. */
 export const emailSchema = line()
   .trim()
   .toLowerCase()
@@ -310,7 +310,7 @@ export const userOrdersQuerySchema = pageQuerySchema.extend({ user: emailSchema 
 export type UserOrdersQuery = z.infer<typeof userOrdersQuerySchema>;
 export type Success = z.infer<typeof successSchema>;
 
-// ---------- front-end forms (SPEC §5, exact messages) ----------
+// ---------- front-end forms (docs/product.md, exact messages) ----------
 
 const uiEmail = z.string().min(1, MESSAGES.emailRequired).regex(UI_EMAIL_PATTERN, MESSAGES.emailInvalid);
 const uiPassword = z.string().min(1, MESSAGES.passwordRequired).min(6, MESSAGES.passwordShort);

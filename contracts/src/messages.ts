@@ -4,7 +4,7 @@
  * first load. `index.ts` re-exports everything here.
  */
 
-/** The text the spec gives for an admin trying to buy (SPEC §6, §8). */
+/** The text the spec gives for an admin trying to buy (docs/product.md). */
 export const ADMIN_CANNOT_ORDER = 'As an admin You can not order any product.';
 export const MIN_ORDER_QTY = 100;
 
@@ -28,9 +28,10 @@ export const isLowStock = (part: { qty: number; availableQty: number }): boolean
   isInStock(part) && part.availableQty < part.qty * LOW_STOCK_ORDERS;
 
 /**
- * SPEC §5: letters or digits, @, letters, a dot and 2 to 3 letters. The top-level domain is
- * widened to 4 letters so the guide's demo accounts (`@motoparts.test`) can sign in, and dots,
- * dashes, underscores and plus signs are allowed in the local part (real addresses use them).
+ * The sign-in email rule (docs/product.md) started as letters or digits, @, letters, a dot and 2
+ * to 3 letters. The top-level domain is widened to 4 letters so the demo accounts
+ * (`@motoparts.test`) can sign in, and dots, dashes, underscores and plus signs are allowed in the
+ * local part (real addresses use them).
  */
 export const UI_EMAIL_PATTERN = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,4}$/;
 

@@ -35,7 +35,7 @@ function DashboardNotFound() {
 }
 
 /**
- * Everything under /dashboard/* (SPEC §2). The shell mounts this behind its sign-in guard, so
+ * Everything under /dashboard/* (docs/product.md). The shell mounts this behind its sign-in guard, so
  * routes here are relative and every visitor is signed in.
  */
 export default function DashboardApp() {

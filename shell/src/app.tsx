@@ -15,7 +15,7 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** SPEC §2: Loading... while auth resolves; signed-out visitors go to /login and come back. */
+/** docs/product.md: Loading... while auth resolves; signed-out visitors go to /login and come back. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const status = useAppSelector(selectAuthStatus);
   const location = useLocation();

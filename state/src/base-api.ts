@@ -11,7 +11,7 @@ import { TAG_TYPES } from './cache-tags';
 import { getConfig } from './runtime-config';
 
 export interface ApiExtraOptions {
-  /** SPEC §7: on My Order a 403 also signs the user out. Elsewhere a 403 is just "not allowed". */
+  /** docs/product.md: on My Order a 403 also signs the user out. Elsewhere a 403 is just "not allowed". */
   signOutOnForbidden?: boolean;
   /** The token exchange sends Firebase's token, not ours: a 401 there is final, never renewed. */
   noRenewal?: boolean;

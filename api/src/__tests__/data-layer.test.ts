@@ -3,7 +3,7 @@ import { poolSize } from '../env';
 import { insertPart, startTestApp, type TestApp } from './support/harness';
 
 // Runs on the API's own Mongoose connection. Against FerretDB it only passes with one connection
-// (guide §3): widen the pool and it fails, which is the point.
+// (docs/architecture.md): widen the pool and it fails, which is the point.
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp('data_layer');

@@ -13,7 +13,7 @@ function messages(result: {
   return out;
 }
 
-describe('login form schema (SPEC §5)', () => {
+describe('login form schema (docs/product.md)', () => {
   it('requires the email and the password with the exact messages', () => {
     expect(messages(loginFormSchema.safeParse({ email: '', password: '' }))).toEqual({
       email: 'email required',
@@ -55,7 +55,7 @@ describe('login form schema (SPEC §5)', () => {
   });
 });
 
-describe('signup form schema (SPEC §5)', () => {
+describe('signup form schema (docs/product.md)', () => {
   it('requires the name with the exact message', () => {
     expect(
       messages(signupFormSchema.safeParse({ name: '  ', email: 'a@b.com', password: 'secret1' })),

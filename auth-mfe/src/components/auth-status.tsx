@@ -1,4 +1,4 @@
-/** SPEC §8: Loading... while busy, and the provider's message in red under the form. */
+/** docs/product.md: Loading... while busy, and the provider's message in red under the form. */
 export function AuthStatus({ busy, error }: { busy: boolean; error: string | null }) {
   return (
     <>

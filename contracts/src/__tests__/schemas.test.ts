@@ -62,7 +62,7 @@ describe('orders and reviews', () => {
   });
 });
 
-describe('sign-in forms (SPEC §5 messages)', () => {
+describe('sign-in forms (docs/product.md messages)', () => {
   const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
     r.error?.issues.map((i) => i.message) ?? [];
 

@@ -50,7 +50,7 @@ export const dashboardApi = baseApi.injectEndpoints({
 
     getMyOrders: build.query<Order[], string>({
       query: (email) => ({ url: '/order', params: { user: email, limit: LIST_LIMIT } }),
-      // SPEC §7/§8: on My Order a 401 *or* 403 signs the user out and clears the token.
+      // docs/product.md: on My Order a 401 *or* 403 signs the user out and clears the token.
       extraOptions: { signOutOnForbidden: true },
       providesTags: (orders) => [LIST_TAGS.myOrders, ...(orders?.map((o) => orderTag(o._id)) ?? [])],
     }),

@@ -12,7 +12,7 @@ interface ConfirmDialogProps {
 }
 
 /**
- * A confirmation (SPEC §5) instead of window.confirm, on the site's one Dialog: it says what will
+ * A confirmation (docs/product.md) instead of window.confirm, on the site's one Dialog: it says what will
  * happen, traps focus, closes on Escape, and gives focus back to whatever opened it.
  */
 export function ConfirmDialog({

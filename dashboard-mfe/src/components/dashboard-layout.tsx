@@ -2,7 +2,7 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { selectIsAdmin, useAppSelector } from '@motoparts/state';
 import { menuFor } from '../features/access';
 
-/** SPEC §2: the dashboard frame, a side menu by role beside the current page. */
+/** docs/product.md: the dashboard frame, a side menu by role beside the current page. */
 export function DashboardLayout() {
   const isAdmin = useAppSelector(selectIsAdmin);
   const items = menuFor(isAdmin);

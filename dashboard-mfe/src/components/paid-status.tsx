@@ -1,5 +1,5 @@
 /**
- * SPEC §2: a paid order shows Paid and its transaction id (My Order and Manage Order alike). The
+ * docs/product.md: a paid order shows Paid and its transaction id (My Order and Manage Order alike). The
  * API records the id whenever it marks an order paid, so it is missing only on data from elsewhere.
  */
 export function PaidStatus({ transactionId }: { transactionId?: string | undefined }) {

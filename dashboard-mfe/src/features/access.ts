@@ -1,5 +1,5 @@
 /**
- * Who sees which dashboard page (SPEC §2, §6). The menu and the route guard read the same table,
+ * Who sees which dashboard page (docs/product.md). The menu and the route guard read the same table,
  * so a page can never be in one and missing from the other.
  */
 export type Audience = 'everyone' | 'customers' | 'admins';

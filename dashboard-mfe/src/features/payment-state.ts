@@ -1,5 +1,5 @@
 /**
- * The payment page as a small state machine (SPEC §4: intent on load → card confirmed →
+ * The payment page as a small state machine (docs/product.md: intent on load → card confirmed →
  * success). Pure so the rules about when Pay is allowed are tested without a browser.
  */
 export interface CardPaymentState {
@@ -47,7 +47,7 @@ export function cardPaymentReducer(state: CardPaymentState, event: CardPaymentEv
   }
 }
 
-/** SPEC §2/§4: Pay only with a ready card form and an intent secret; never twice, never after success. */
+/** docs/product.md: Pay only with a ready card form and an intent secret; never twice, never after success. */
 export function canPay(state: CardPaymentState, clientSecret: string | null | undefined): boolean {
   return state.cardReady && Boolean(clientSecret) && !state.submitting && state.transactionId === null;
 }
@@ -77,7 +77,7 @@ export function formatPrice(dollars: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
 }
 
-/** The message for a failed confirmation: Stripe's own when it gave one (SPEC §8). */
+/** The message for a failed confirmation: Stripe's own when it gave one (docs/product.md). */
 export function cardErrorText(error: { message?: string } | undefined): string {
   return error?.message?.trim() || 'Your card could not be charged. Please check the details and try again.';
 }

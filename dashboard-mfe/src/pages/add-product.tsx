@@ -39,7 +39,7 @@ const FIELDS: {
   { name: 'img', label: 'Photo URL', hint: 'https://… or /images/…' },
 ];
 
-/** SPEC §2/§5 (admin): a new part; it shows on the home page as soon as it is saved. */
+/** docs/product.md (admin): a new part; it shows on the home page as soon as it is saved. */
 export default function AddProduct() {
   const [addPart, adding] = useAddPartMutation();
   const { register, handleSubmit, reset, formState } = useForm<AddProductFormValues, unknown, PartInput>({

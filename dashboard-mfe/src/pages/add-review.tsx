@@ -7,7 +7,7 @@ import { useAddReviewMutation } from '../api/dashboard-api';
 import { Field } from '../components/form-field';
 import { addReviewFormSchema, type AddReviewFormValues } from '../features/form-schemas';
 
-/** SPEC §2/§5: a testimonial from the signed-in customer; the email is always theirs. */
+/** docs/product.md: a testimonial from the signed-in customer; the email is always theirs. */
 export default function AddReview() {
   const email = useAppSelector(selectSessionUser)?.email ?? '';
   const [addReview, adding] = useAddReviewMutation();
@@ -20,7 +20,7 @@ export default function AddReview() {
   const onSubmit = handleSubmit(async (review) => {
     try {
       await addReview(review).unwrap();
-      // SPEC §8: the review toast deliberately reuses the Add Product text.
+      // docs/product.md: the review toast deliberately reuses the Add Product text.
       toast.success(MESSAGES.productAdded);
       reset({ email, img: '', review: '', rating: '' });
     } catch (err) {

@@ -5,7 +5,7 @@ import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/stat
 import { ADMIN_PAGE_SIZE, errorStatus, useGetUsersQuery, useMakeAdminMutation } from '../api/dashboard-api';
 import { QueryTable } from '../components/query-table';
 
-/** SPEC §2/§7 (admin): every user; Make Admin for non-admins, an Admin badge for admins. */
+/** docs/product.md (admin): every user; Make Admin for non-admins, an Admin badge for admins. */
 export default function AllUsers() {
   const me = useAppSelector(selectSessionUser)?.email;
   const [page, setPage] = useState(1);
@@ -18,7 +18,7 @@ export default function AllUsers() {
       if (result.modifiedCount > 0) toast.success(MESSAGES.madeAdmin);
       else toast.info(`${email} is already an admin.`);
     } catch (err) {
-      // SPEC §7/§8: the server's 403 is the one failure the spec names.
+      // docs/product.md: the server's 403 is the one failure the spec names.
       if (errorStatus(err) === 403) toast.error(MESSAGES.makeAdminFailed);
       else toast.error(errorMessage(err, MESSAGES.makeAdminFailed));
     }

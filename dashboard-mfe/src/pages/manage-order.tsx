@@ -10,7 +10,7 @@ import { formatPrice } from '../features/payment-state';
 const LABEL: Record<ShippingStatus, string> = { pending: 'Pending', shipped: 'Shipped' };
 
 /**
- * SPEC §2 (admin): every order. The Pending/Shipped label is a button that toggles the shipping
+ * docs/product.md (admin): every order. The Pending/Shipped label is a button that toggles the shipping
  * status; unlike the original it is stored by the API, so it survives a reload.
  */
 export default function ManageOrder() {

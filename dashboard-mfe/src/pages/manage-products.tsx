@@ -57,7 +57,7 @@ function RestockForm({ part }: { part: Part }) {
   );
 }
 
-/** SPEC §2 (admin): every product with its stock; delete (confirmed) and restock. */
+/** docs/product.md (admin): every product with its stock; delete (confirmed) and restock. */
 export default function ManageProducts() {
   const [page, setPage] = useState(1);
   const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });

@@ -9,7 +9,7 @@ import { PaidStatus } from '../components/paid-status';
 import { QueryTable } from '../components/query-table';
 import { formatPrice } from '../features/payment-state';
 
-/** SPEC §2: the signed-in customer's orders; pay or cancel unpaid ones. */
+/** docs/product.md: the signed-in customer's orders; pay or cancel unpaid ones. */
 export default function MyOrder() {
   const email = useAppSelector(selectSessionUser)?.email ?? '';
   // A 401/403 here signs the user out (the endpoint's extraOptions); the shell then sends them to /login.

@@ -33,7 +33,7 @@ const FIELDS = [
   },
 ] as const;
 
-/** SPEC §2: the dashboard index; name and email, and the editable profile fields. */
+/** docs/product.md: the dashboard index; name and email, and the editable profile fields. */
 export default function MyProfile() {
   const user = useAppSelector(selectSessionUser);
   const email = user?.email ?? '';

@@ -15,7 +15,7 @@ import {
 // Stripe (script loader + React bindings) is split out of the dashboard's first chunk.
 const StripeCardForm = lazy(() => import('../payment/stripe-card-form'));
 
-/** SPEC §2/§4: pay one order by card; Paid once Stripe has confirmed it to the server. */
+/** docs/product.md: pay one order by card; Paid once Stripe has confirmed it to the server. */
 export default function PaymentPage() {
   const { id = '' } = useParams();
   const user = useAppSelector(selectSessionUser);

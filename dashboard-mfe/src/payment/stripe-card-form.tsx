@@ -1,6 +1,6 @@
 /**
  * Everything that touches Stripe lives in this module, which the payment page imports lazily:
- * Stripe.js and its React bindings are fetched only when someone opens a payment page (guide §5).
+ * Stripe.js and its React bindings are fetched only when someone opens a payment page (docs/architecture.md).
  */
 import { useEffect, useState, type Dispatch } from 'react';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';

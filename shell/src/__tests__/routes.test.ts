@@ -2,7 +2,7 @@ import { PAGES, pageTitle } from '../routes';
 
 const byPath = (path: string) => PAGES.find((p) => p.path === path);
 
-describe('route table (SPEC §2)', () => {
+describe('route table (docs/product.md)', () => {
   it('serves the home page at /, /home and /purchase', () => {
     for (const path of ['/', '/home', '/purchase']) {
       expect(byPath(path)).toMatchObject({ remote: 'storefront', module: 'HomePage', title: 'Home' });

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-/** The static footer of SPEC §2: links only, no behaviour. */
+/** The static footer of docs/product.md: links only, no behaviour. */
 export function Footer() {
   const year = new Date().getFullYear();
   return (

@@ -1,4 +1,4 @@
-/** SPEC §9: static figures. */
+/** docs/product.md: static figures. */
 const FIGURES = [
   { figure: '100+', label: 'Customers' },
   { figure: '125M+', label: 'Annual revenue' },

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 
-/** SPEC §2: email, subject, message and Submit. Submit has no behaviour, but must not reload. */
+/** docs/product.md: email, subject, message and Submit. Submit has no behaviour, but must not reload. */
 export function ContactForm() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => event.preventDefault();
   return (

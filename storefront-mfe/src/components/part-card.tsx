@@ -50,7 +50,7 @@ export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
   const buyable = isInStock(part);
   const href = `/purchase/${part._id}`;
 
-  // SPEC §6: admins cannot buy; they are told so and stay on the page.
+  // docs/product.md: admins cannot buy; they are told so and stay on the page.
   const onPurchase = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!isAdmin) return;
     event.preventDefault();

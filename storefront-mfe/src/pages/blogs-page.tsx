@@ -9,7 +9,7 @@ interface Answer {
   answer: ReactNode;
 }
 
-/** SPEC §1: five stacked cards, each a heading and a short answer. */
+/** docs/product.md: five stacked cards, each a heading and a short answer. */
 const ANSWERS: Answer[] = [
   {
     id: 'performance',

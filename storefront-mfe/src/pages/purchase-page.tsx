@@ -80,7 +80,7 @@ function PurchaseForm({ part }: { part: Part }) {
   const orderNowRef = useRef<HTMLButtonElement>(null);
   const buyerName = auth.user?.displayName || auth.user?.email || '';
 
-  // The stepper only changes this page's number; nothing is written to the part (SPEC §5, §7).
+  // The stepper only changes this page's number; nothing is written to the part (docs/product.md).
   const step = (result: { qty: number; message: string | null }) => {
     setQty(result.qty);
     setStepMessage(result.message);

@@ -16,7 +16,7 @@ describe('dashboard menu by role', () => {
     ]);
   });
 
-  it('links to the routes of SPEC §2', () => {
+  it('links to the routes of docs/product.md', () => {
     expect(menuFor(true).map((p) => p.path)).toEqual([
       '',
       'manageOrder',

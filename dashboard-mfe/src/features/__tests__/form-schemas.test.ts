@@ -118,7 +118,7 @@ describe('Profile form and texts', () => {
     expect(profileFieldsSchema.safeParse({ linkedin: 'linkedin.com/in/x' }).success).toBe(false);
   });
 
-  it('uses the exact texts of SPEC §8', () => {
+  it('uses the exact texts of docs/product.md', () => {
     expect(MESSAGES.profileUpdated).toBe('Profile update successfully');
     expect(MESSAGES.productAdded).toBe('Product added successfully');
     expect(MESSAGES.madeAdmin).toBe('Successfully made an admin');

@@ -1,7 +1,7 @@
 import type { Order } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, stockTags } from '@motoparts/state';
 
-/** What the purchase page sends (SPEC §7); the server recomputes price and product name. */
+/** What the purchase page sends (docs/product.md); the server recomputes price and product name. */
 export interface PlaceOrderArgs {
   partsId: string;
   qty: number;

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@motoparts/contracts/messages';
 
-/** The bounds of the purchase stepper (SPEC §5): the part's minimum and the stock on hand. */
+/** The bounds of the purchase stepper (docs/product.md): the part's minimum and the stock on hand. */
 export interface StepperBounds {
   min: number;
   stock: number;
@@ -12,7 +12,7 @@ export interface StepResult {
   message: string | null;
 }
 
-/** SPEC §5's text names 100; a part with another minimum gets the same sentence with its own. */
+/** docs/product.md's text names 100; a part with another minimum gets the same sentence with its own. */
 export function minimumMessage(min: number): string {
   return min === 100 ? MESSAGES.minimumQty : `Minimum purchase quantity is ${min}`;
 }
@@ -39,7 +39,7 @@ export function canOrder(qty: number, { min, stock }: StepperBounds): boolean {
 }
 
 /**
- * Where the stepper starts: the part's minimum (SPEC §4). It never starts above the stock, even
+ * Where the stepper starts: the part's minimum (docs/product.md). It never starts above the stock, even
  * when the stock is below the minimum; then Order now stays disabled.
  */
 export function initialQty({ min }: StepperBounds): number {
