@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import type { Part, Review } from '@motoparts/contracts';
 import { PartModel } from '../models/part';
 import { seedDatabase, SEED_PARTS } from '../seed';
@@ -134,7 +135,10 @@ describe('GET /parts filters: category, inStock, newest, name and description se
   });
 
   it('sorts newest first', async () => {
-    const id = await insertPart({ name: 'Newest test part' });
+    // Object ids order by their second, then by bytes that differ per process: an id a minute
+    // ahead is the newest whatever else was added in this second.
+    const ahead = Types.ObjectId.createFromTime(Math.floor(Date.now() / 1000) + 60).toHexString();
+    const id = await insertPart({ name: 'Newest test part', id: ahead });
     const res = await call<Part[]>(t.base, 'GET', '/parts?sort=newest&limit=1');
     expect(res.body.map((p) => p._id)).toEqual([id]);
   });
