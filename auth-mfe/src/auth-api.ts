@@ -8,7 +8,7 @@ export const authApi = baseApi.injectEndpoints({
       query: ({ email, idToken }) => ({
         url: `/user/${encodeURIComponent(email)}`,
         method: 'PUT',
-        // The bearer here is Firebase's, not ours (we have none yet).
+        // The bearer here is Firebase's, not ours (also when renewing: base-api keeps this header).
         headers: { authorization: `Bearer ${idToken}` },
         body: { email },
       }),

@@ -26,7 +26,9 @@ const rawBaseQuery = fetchBaseQuery({
   baseUrl: '',
   prepareHeaders: (headers, { getState }) => {
     const token = (getState() as TokenHolder).auth.token;
-    if (token) headers.set('authorization', `Bearer ${token}`);
+    // A call that brings its own credentials (the token exchange sends the Firebase ID token,
+    // also while renewing a refused API token) keeps them.
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
     return headers;
   },
 });
