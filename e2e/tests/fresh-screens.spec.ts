@@ -170,9 +170,14 @@ test('Add Product and restock show in the catalogue without a reload', async ({ 
   await nav(page).getByRole('link', { name: 'Dashboard', exact: true }).click();
   await dashMenu(page).getByRole('link', { name: 'Manage Products' }).click();
   const restock = page.getByRole('form', { name: `Restock ${name}` });
-  // Manage Products pages through every product; the new one is on the last page.
+  // Manage Products pages through every product (by name): look on each page once its rows
+  // have arrived, so a page is never skipped while the previous one is still shown.
+  const firstRow = page.getByRole('row').nth(1);
+  await expect(firstRow).toBeVisible();
   while (!(await restock.isVisible())) {
+    const shown = (await firstRow.textContent()) ?? '';
     await page.getByRole('button', { name: 'Next' }).click();
+    await expect(firstRow).not.toHaveText(shown);
   }
   await restock.getByRole('textbox').fill('880');
   await restock.getByRole('button').click();
