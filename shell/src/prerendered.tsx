@@ -22,6 +22,14 @@ export function capturePrerendered(doc: Document = document): void {
   const module = el?.dataset['prerendered'];
   if (!el || !module) return;
   for (const style of el.parentElement?.querySelectorAll('style, link[rel="stylesheet"]') ?? []) {
+    if (style instanceof HTMLLinkElement && style.sheet && 'adoptedStyleSheets' in doc) {
+      // Moving a <link> drops its sheet until it has loaded again, a frame in which the page
+      // would reflow: keep the same rules applied meanwhile as a constructed sheet (allowed by
+      // the Content-Security-Policy, unlike a <style> copy).
+      const copy = new CSSStyleSheet();
+      copy.replaceSync([...style.sheet.cssRules].map((rule) => rule.cssText).join('\n'));
+      doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, copy];
+    }
     doc.head.appendChild(style);
   }
   captured = { module, html: el.outerHTML };
