@@ -1,57 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Part } from '@motoparts/contracts';
 import { PartModel } from '../models/part';
 import { seedDatabase } from '../seed';
+import { freePort, kill as stop, startFerret } from './support/faults';
 import { call, startTestApp, type TestApp } from './support/harness';
 
 // This file runs its OWN FerretDB (free port, temp dir) so it can kill and restart it.
-const FERRET = path.resolve(__dirname, '../../../.tools/bin/ferretdb');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ port, host: '127.0.0.1' });
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
-}
-
-async function startFerret(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(FERRET, ['--listen-addr', `127.0.0.1:${port}`, '--sqlite-url', `file:${dataDir}/`], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 400 && !(await canConnect(port)); i++) {
-    if (child.exitCode !== null) throw new Error(`ferretdb exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return child;
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
 /** Polls until the predicate holds (bounded by attempts, not asserted on time). */
 async function eventually(fn: () => Promise<boolean>, attempts = 120): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Part } from '@motoparts/contracts';
 import { account, uniqueEmail, type Account } from './support/auth';
+import { canConnect, freePort } from './support/faults';
 import { call } from './support/harness';
 
 // Two API processes (the compiled server, as deployed) against ONE database, as N replicas run in
@@ -19,28 +19,6 @@ const ROOT = path.resolve(__dirname, '../../..');
 const FERRET = path.join(ROOT, '.tools', 'bin', 'ferretdb');
 const SERVER = path.join(ROOT, 'api', 'dist', 'server.js');
 const STALENESS_BOUND_MS = 2000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ port, host: '127.0.0.1' });
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
-}
 
 /** Polls until the predicate holds, bounded by attempts (waits on a condition, not a time). */
 async function until(what: string, fn: () => Promise<boolean>, attempts = 240): Promise<void> {

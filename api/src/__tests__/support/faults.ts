@@ -28,7 +28,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function canConnect(port: number): Promise<boolean> {
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const sock = net.connect({ port, host: '127.0.0.1' });
     sock.once('connect', () => {
