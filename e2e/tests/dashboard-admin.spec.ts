@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
 import { API_URL, DEMO } from '../support/env';
-import { adminSession, adminToken, createTestPart, deletePart } from './storefront-helpers';
+import { adminSession, adminToken, createTestPart, deletePart, findListedRow } from './storefront-helpers';
 
 /** A new customer known to the API (the token exchange creates the user record). */
 async function registeredCustomer() {
@@ -11,23 +11,8 @@ async function registeredCustomer() {
   return { ...account, token };
 }
 
-/** Admin lists are paged; pages through with Next until the row is on screen. */
-async function findRow(page: Page, selector: string) {
-  const row = page.locator(selector);
-  for (;;) {
-    // Each page shows its own rows only once they have arrived (no stale rows from the last page).
-    await expect(page.locator('tbody tr').first()).toBeVisible();
-    if (await row.count()) return row;
-    const next = page.getByRole('button', { name: 'Next', exact: true });
-    if (!(await next.count()) || (await next.isDisabled())) throw new Error(`${selector} is not listed`);
-    const pageLabel = await page.getByText(/^Page \d+ of \d+$/).textContent();
-    await next.click();
-    await expect(page.getByText(/^Page \d+ of \d+$/)).not.toHaveText(pageLabel ?? '');
-  }
-}
-
-const productRow = (page: Page, part: Part) => findRow(page, `tr[data-part-id="${part._id}"]`);
-const userRow = (page: Page, email: string) => findRow(page, `tr[data-email="${email}"]`);
+const productRow = (page: Page, part: Part) => findListedRow(page, `tr[data-part-id="${part._id}"]`);
+const userRow = (page: Page, email: string) => findListedRow(page, `tr[data-email="${email}"]`);
 
 test.beforeEach(async ({ page }) => {
   await adminSession(page);

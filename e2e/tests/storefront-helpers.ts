@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignIn } from '../support/api';
 import { DEMO } from '../support/env';
@@ -57,4 +57,22 @@ export async function deletePart(id: string): Promise<void> {
 /** The page scrolls horizontally when its content is wider than the viewport. */
 export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+/**
+ * Admin lists are paged: pages through with Next until `selector` matches a row. Each page is
+ * looked at only once its own rows have arrived (a page change shows "Loading", not the old rows),
+ * so a slow page is never skipped.
+ */
+export async function findListedRow(page: Page, selector: string): Promise<Locator> {
+  const row = page.locator(selector);
+  for (;;) {
+    await expect(page.locator('tbody tr').first()).toBeVisible();
+    if (await row.count()) return row;
+    const next = page.getByRole('button', { name: 'Next', exact: true });
+    if (!(await next.count()) || (await next.isDisabled())) throw new Error(`${selector} is not listed`);
+    const pageLabel = await page.getByText(/^Page \d+ of \d+$/).textContent();
+    await next.click();
+    await expect(page.getByText(/^Page \d+ of \d+$/)).not.toHaveText(pageLabel ?? '');
+  }
 }

@@ -86,6 +86,15 @@ describe('GET /parts', () => {
     expect(paren.body.map((p) => p.name)).toEqual(['Sintered Brake Pads (Front Pair)']);
   });
 
+  it('matches every word of a search, in any order, in the name or the description', async () => {
+    const words = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent('plug  iridium')}`);
+    expect(words.body.map((p) => p.name)).toEqual(['Iridium Spark Plug']);
+    // One word that matches nothing leaves nothing, even when the others match.
+    const none = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent('iridium zzqx')}`);
+    expect(none.body).toEqual([]);
+    expect(none.headers.get('x-total-count')).toBe('0');
+  });
+
   it('sorts by price both ways', async () => {
     const up = await call<Part[]>(t.base, 'GET', '/parts?sort=price');
     const prices = SEED_PARTS.map((p) => p.price).sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import { isInStock, type Part, type PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../errors';
 import { onPartWrite, type WriteScope } from '../lib/catalog-cache';
 import { PartModel, type PartDoc } from '../models/part';
-import { escapeRegex, listParts, getPart, toPart } from './parts';
+import { escapeRegex, listParts, getPart, searchWords, toPart } from './parts';
 
 /**
  * The whole catalogue in memory, for GET /parts and GET /parts/:id. Why: the embedded FerretDB
@@ -181,18 +181,19 @@ class PartCatalog {
       sorted = [...snap.byId.values()].sort(COMPARE[sortKey]);
       snap.sorted.set(sortKey, sorted);
     }
-    // Same as the database filter (services/parts.ts listFilter): a case-insensitive literal
-    // substring of the name or the description, the category, and stock ≥ the minimum order.
-    const re = query.q ? new RegExp(escapeRegex(query.q), 'iu') : undefined;
+    // Same as the database filter (services/parts.ts listFilter): every search word a
+    // case-insensitive literal substring of the name or the description, the category, and
+    // stock ≥ the minimum order.
+    const words = searchWords(query.q).map((w) => new RegExp(escapeRegex(w), 'iu'));
     const { category, inStock } = query;
     const matches =
-      re || category || inStock !== undefined
+      words.length > 0 || category || inStock !== undefined
         ? sorted.filter(
             (e) =>
               // The cheap field checks first; the regex only runs on what they keep.
               (!category || e.part.category === category) &&
               (inStock === undefined || isInStock(e.part) === inStock) &&
-              (!re || re.test(e.part.name) || re.test(e.part.text)),
+              words.every((re) => re.test(e.part.name) || re.test(e.part.text)),
           )
         : sorted;
     const start = (query.page - 1) * query.limit;

@@ -44,6 +44,15 @@ export function slugify(name: string): string {
 
 export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * A search is its words: each must appear (case-insensitive, literally, anywhere) in the name or
+ * the description, in any order, so "clutch cable honda" finds "Honda clutch cable".
+ */
+export function searchWords(q: string | undefined): string[] {
+  if (!q) return [];
+  return [...new Set(q.toLowerCase().split(/\s+/u).filter(Boolean))];
+}
+
 const SORTS = {
   name: { name: 1, _id: 1 },
   '-name': { name: -1, _id: 1 },
@@ -59,8 +68,8 @@ const SORTS = {
  */
 export function listFilter(query: PartListQuery): Record<string, unknown> {
   const and: Record<string, unknown>[] = [];
-  if (query.q) {
-    const re = { $regex: escapeRegex(query.q), $options: 'i' };
+  for (const word of searchWords(query.q)) {
+    const re = { $regex: escapeRegex(word), $options: 'i' };
     and.push({ $or: [{ name: re }, { text: re }] });
   }
   if (query.category) {

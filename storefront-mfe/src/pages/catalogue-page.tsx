@@ -72,6 +72,22 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /**
+ * What a control shows: the user's choice at once, and the URL's value whenever the URL changes
+ * some other way (Back, a link, Clear). The router commits navigations as transitions, so a
+ * control bound straight to the URL would snap back to its old value until the commit lands
+ * (a checkbox visibly unticks for a moment, and a quick second click is lost).
+ */
+function useShownValue<T>(fromUrl: T): [T, (value: T) => void] {
+  const [shown, setShown] = useState(fromUrl);
+  const [lastUrl, setLastUrl] = useState(fromUrl);
+  if (!Object.is(fromUrl, lastUrl)) {
+    setLastUrl(fromUrl);
+    setShown(fromUrl);
+  }
+  return [shown, setShown];
+}
+
+/**
  * One catalogue page through RTK Query. The request goes through a lazy trigger rather than the
  * plain hook so that a request superseded by newer input (typing, fast paging) is aborted, not
  * left to finish; the data is read with useQueryState, which has a cached page on the very first
@@ -225,10 +241,14 @@ export default function CataloguePage() {
     setTyped(state.q);
   }
   const settled = useDebounced(typed, SEARCH_DEBOUNCE_MS);
+  const [category, setCategory] = useShownValue(state.category);
+  const [sort, setSort] = useShownValue(state.sort);
+  const [inStock, setInStock] = useShownValue(state.inStock);
 
   const update = (change: Partial<CatalogueState>, { replace = false } = {}) => {
-    // Any change but paging starts again at page 1.
-    const next = { ...state, page: 1, ...change };
+    // Any change but paging starts again at page 1. The shown choices count, not only the URL's:
+    // a second change made before the first navigation commits must not undo the first.
+    const next = { ...state, category, sort, inStock, page: 1, ...change };
     setParams(writeState(next), { replace });
   };
 
@@ -294,8 +314,12 @@ export default function CataloguePage() {
           <label htmlFor={`${ids}-category`}>Category</label>
           <select
             id={`${ids}-category`}
-            value={state.category ?? ''}
-            onChange={(e) => update({ category: oneOf(PART_CATEGORIES, e.target.value) })}
+            value={category ?? ''}
+            onChange={(e) => {
+              const next = oneOf(PART_CATEGORIES, e.target.value);
+              setCategory(next);
+              update({ category: next });
+            }}
           >
             <option value="">All categories</option>
             {PART_CATEGORIES.map((c) => (
@@ -309,8 +333,12 @@ export default function CataloguePage() {
           <label htmlFor={`${ids}-sort`}>Sort by</label>
           <select
             id={`${ids}-sort`}
-            value={state.sort ?? ''}
-            onChange={(e) => update({ sort: oneOf(PART_SORTS, e.target.value) })}
+            value={sort ?? ''}
+            onChange={(e) => {
+              const next = oneOf(PART_SORTS, e.target.value);
+              setSort(next);
+              update({ sort: next });
+            }}
           >
             <option value="">Catalogue order</option>
             {PART_SORTS.map((s) => (
@@ -323,8 +351,11 @@ export default function CataloguePage() {
         <label className="catalogue-check">
           <input
             type="checkbox"
-            checked={state.inStock}
-            onChange={(e) => update({ inStock: e.target.checked })}
+            checked={inStock}
+            onChange={(e) => {
+              setInStock(e.target.checked);
+              update({ inStock: e.target.checked });
+            }}
           />
           In stock only
         </label>
