@@ -52,21 +52,44 @@ ensureTools();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-'));
 const dbPort = await freePort();
 const ports = { db: dbPort, stripe: await freePort(), authEmulator: await freePort() };
-const baseEnv = { ...process.env, ...serviceEnv(ports), NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+const baseEnv = {
+  ...process.env,
+  ...serviceEnv(ports),
+  NODE_ENV: 'production',
+  // Production's code paths against the local stand-ins, which production refuses unless told.
+  ALLOW_LOCAL_SERVICES: '1',
+  // Ten connections from one address place thousands of orders: the per-account order limit
+  // would answer 429 instead of doing the work measured (the baseline had none).
+  RATE_LIMIT_ORDER: '0/60',
+  LOG_LEVEL: 'warn',
+};
 const baselineServer = buildBaseline(path.join(tmp, 'baseline'));
 const currentServer = path.join(root, 'api/dist/server.js');
 
 const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
-const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
 const apiEnv = loadEnv(baseEnv);
-const tokens = Array.from({ length: connections }, (_, i) =>
-  signApiToken(apiEnv, { email: `bench-order-${i}@motoparts.test`, name: `Bench ${i}`, admin: false }),
-);
+const customer = (i) => ({
+  uid: `bench-order-${i}`,
+  email: `bench-order-${i}@motoparts.test`,
+  name: `Bench ${i}`,
+});
+// The baseline's tokens name the account by email; this checkout's by Firebase uid, for an account
+// record that must exist (the seed below writes one per customer).
+const baselineSign = require(path.join(path.dirname(baselineServer), 'lib/tokens.js')).signApiToken;
+const currentSign = require(path.join(root, 'api/dist/lib/tokens.js')).signApiToken;
+const tokens = {
+  baseline: Array.from({ length: connections }, (_, i) =>
+    baselineSign(apiEnv, { email: customer(i).email, name: customer(i).name, admin: false }),
+  ),
+  current: Array.from({ length: connections }, (_, i) =>
+    currentSign(apiEnv, { ...customer(i), admin: false, epoch: 0 }),
+  ),
+};
 
 const ferret = await startFerret({ port: dbPort, dataDir: path.join(tmp, 'db') });
 const children = [];
 
-async function seed(uri) {
+async function seed(uri, { accounts }) {
   const mongoose = require(path.join(root, 'node_modules/mongoose'));
   const conn = await mongoose.createConnection(uri, { maxPoolSize: 1 }).asPromise();
   const ids = [];
@@ -86,6 +109,15 @@ async function seed(uri) {
     });
     ids.push(String(_id));
   }
+  if (accounts) {
+    const now = new Date();
+    await conn.db.collection('users').insertMany(
+      Array.from({ length: connections }, (_, i) => {
+        const { uid, email, name } = customer(i);
+        return { _id: uid, email, name, role: 'user', sessionEpoch: 0, createdAt: now, updatedAt: now };
+      }),
+    );
+  }
   await conn.close();
   return ids;
 }
@@ -93,7 +125,8 @@ async function seed(uri) {
 async function startApi(server, db, extra = {}) {
   const port = await freePort();
   const uri = `mongodb://127.0.0.1:${dbPort}/${db}`;
-  const partIds = await seed(uri);
+  const baseline = server === baselineServer;
+  const partIds = await seed(uri, { accounts: !baseline });
   const child = spawn(process.execPath, [server], {
     env: { ...baseEnv, MONGODB_URI: uri, PORT: String(port), ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -105,12 +138,12 @@ async function startApi(server, db, extra = {}) {
     if (res?.status === 200) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base: `http://127.0.0.1:${port}`, partIds };
+  return { base: `http://127.0.0.1:${port}`, partIds, tokens: baseline ? tokens.baseline : tokens.current };
 }
 
 async function measure(api, { withKey = false } = {}) {
   let n = 0;
-  const requests = tokens.map((token) => ({
+  const requests = api.tokens.map((token) => ({
     method: 'POST',
     path: '/order',
     setupRequest: (req) => ({

@@ -27,6 +27,7 @@ import {
   SCALE,
   SEARCH_TERMS,
   customerEmail,
+  uidOf,
   loadApiModels,
   seedScale,
 } from '../seed-scale/seed.mjs';
@@ -50,6 +51,11 @@ const baseEnv = {
   // Production's code paths against the local stand-ins, which production refuses unless told.
   ALLOW_LOCAL_SERVICES: '1',
   LOG_LEVEL: 'warn',
+  // One load generator on one address stands for many shoppers: the per-address and per-account
+  // abuse limits and the open-order cap would answer 429/409 instead of doing the work measured.
+  RATE_LIMIT_LISTING: '0/60',
+  RATE_LIMIT_ORDER: '0/60',
+  MAX_OPEN_ORDERS: '0',
 };
 
 /** Peak and current RSS of a process, in MB, from /proc (Linux). */
@@ -142,9 +148,21 @@ try {
   const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
   const apiEnv = loadEnv(baseEnv);
-  const benchUserToken = signApiToken(apiEnv, { email: BENCH_USER, name: 'Bench Hundred', admin: false });
+  const benchUserToken = signApiToken(apiEnv, {
+    uid: uidOf(0),
+    email: BENCH_USER,
+    name: 'Bench Hundred',
+    admin: false,
+    epoch: 0,
+  });
   const customerTokens = Array.from({ length: CUSTOMERS }, (_, i) =>
-    signApiToken(apiEnv, { email: customerEmail(i + 1), name: `Customer ${i + 1}`, admin: false }),
+    signApiToken(apiEnv, {
+      uid: uidOf(i + 1),
+      email: customerEmail(i + 1),
+      name: `Customer ${i + 1}`,
+      admin: false,
+      epoch: 0,
+    }),
   );
 
   const hello = fork(path.join(here, 'hello-server.mjs'), [], {

@@ -17,6 +17,10 @@ export const soldOut = (i) => i % 10 === 3;
 export const BENCH_USER = 'bench-100@motoparts-scale.test';
 /** Regular customers: customer-0001 … customer-1999. */
 export const customerEmail = (i) => `customer-${String(i).padStart(4, '0')}@motoparts-scale.test`;
+/** Accounts are keyed by their Firebase uid; the scale accounts get made-up ones. */
+export const BENCH_UID = 'scale-bench-100';
+export const customerUid = (i) => `scale-customer-${String(i).padStart(4, '0')}`;
+export const uidOf = (i) => (i === 0 ? BENCH_UID : customerUid(i));
 /** Words that `?q=` searches for in the bench; each matches a few hundred part names. */
 export const SEARCH_TERMS = ['brake', 'chain', 'filter', 'lever', 'sprocket', 'mirror', 'clutch', 'piston'];
 
@@ -161,6 +165,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       UserModel,
       SCALE.users,
       (i) => ({
+        _id: uidOf(i),
         email: i === 0 ? BENCH_USER : customerEmail(i),
         name: i === 0 ? 'Bench Hundred' : `Customer ${i}`,
         role: 'user',
@@ -179,8 +184,8 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       SCALE.orders,
       (i) => {
         // Orders 0..99 belong to the bench user; the rest to customers 1..1999 at random.
-        const user =
-          i < SCALE.benchUserOrders ? BENCH_USER : customerEmail(1 + Math.floor(rnd() * (SCALE.users - 1)));
+        const customer = i < SCALE.benchUserOrders ? 0 : 1 + Math.floor(rnd() * (SCALE.users - 1));
+        const user = customer === 0 ? BENCH_USER : customerEmail(customer);
         const part = parts[Math.floor(rnd() * parts.length)];
         const qty = part.qty + Math.floor(rnd() * 50);
         const paid = rnd() < 0.5;
@@ -188,6 +193,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
         return {
           partsId: part._id,
           Parts: part.name,
+          uid: uidOf(customer),
           user,
           userName: user === BENCH_USER ? 'Bench Hundred' : 'Customer',
           qty,

@@ -50,7 +50,7 @@ async function invariant(received: Map<string, number>): Promise<string[]> {
   const live = new Map<string, number>();
   for (const o of orders) {
     if (o.hold === 'reserving' || o.hold === 'releasing') problems.push(`order ${String(o._id)} ${o.hold}`);
-    if (o.hold === 'released' || o.status === 'expired') continue;
+    if (o.hold === 'released' || o.hold === 'void' || o.status === 'expired') continue;
     live.set(String(o.partsId), (live.get(String(o.partsId)) ?? 0) + o.qty);
   }
   for (const [id, want] of received) {

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { ORDER_STATUSES } from '@motoparts/contracts';
 
-export const ORDER_HOLDS = ['reserving', 'held', 'releasing', 'released'] as const;
+export const ORDER_HOLDS = ['reserving', 'held', 'releasing', 'released', 'void'] as const;
 export type OrderHold = (typeof ORDER_HOLDS)[number];
 
 function requiredOnceHeld(this: { hold?: string }): boolean {
@@ -30,9 +30,12 @@ const orderSchema = new Schema(
     status: { type: String, enum: ORDER_STATUSES, required: true, default: 'pending' },
     /**
      * Where the order's stock hold stands (services/stock.ts): `reserving` (written, stock maybe
-     * taken), `held` (stock taken), `releasing` (being cancelled or expired, stock maybe given
-     * back), `released` (given back; expired orders stay for the customer to see). Orders written
-     * before this field existed have none and count as `held`.
+     * taken; written only by earlier versions, which placed the order before taking stock),
+     * `held` (stock taken), `releasing` (being cancelled or expired, stock maybe given back),
+     * `released` (given back; expired orders stay for the customer to see), `void` (a tombstone
+     * the recovery pass writes for an order id whose placing died after taking stock: it keeps a
+     * late insert of that order from succeeding; never shown). Orders written before this field
+     * existed have none and count as `held`.
      */
     hold: { type: String, enum: ORDER_HOLDS },
     /** What a `releasing` order becomes: deleted (cancelled) or kept as expired. */

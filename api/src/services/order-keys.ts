@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
+import { updateById } from '../db';
 import { AppError } from '../errors';
 import { OrderKeyModel, type OrderKeyDoc } from '../models/order-keys';
 import { OrderModel, type OrderDoc } from '../models/order';
@@ -62,6 +63,13 @@ export async function withOrderKey(
     if (doc.status !== undefined && doc.status !== null) return { status: doc.status, body: doc.body };
     // The first request is still running, or died before answering: its order tells which.
     const order = await OrderModel.findById(doc.orderId, { hold: 1 }).lean<OrderDoc>();
+    if (order?.hold === 'void') {
+      // A recovery pass gave the stock of a dead attempt back and barred its id: this key gets a
+      // new order id (only if still on the old one), and the loop places it under that.
+      const fresh = new Types.ObjectId().toHexString();
+      await updateById(OrderKeyModel, { _id: doc._id, orderId: doc.orderId }, { $set: { orderId: fresh } });
+      continue;
+    }
     const abandoned = Date.now() - doc.createdAt.getTime() > WAIT_MS;
     if (!order && abandoned) {
       // Nothing was placed under this key and nobody is answering: place it now, same order id.
@@ -113,10 +121,10 @@ async function runAndStore(doc: OrderKeyDoc, place: (orderId: string) => Promise
           ...(err.details !== undefined ? { details: err.details } : {}),
         },
       };
-      await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: err.status, body } });
+      await updateById(OrderKeyModel, { _id: doc._id }, { $set: { status: err.status, body } });
     }
     throw err;
   }
-  await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: answer.status, body: answer.body } });
+  await updateById(OrderKeyModel, { _id: doc._id }, { $set: { status: answer.status, body: answer.body } });
   return answer;
 }

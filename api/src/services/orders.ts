@@ -57,8 +57,8 @@ export const openOrdersCapMessage = (cap: number) =>
  * Places an order. The server is the authority: the caller is the buyer, admins cannot buy, the
  * price comes from the part in integer cents, and stock is taken by one conditional update
  * (`availableQty >= qty` and `qty >= minimum` checked by the database in the same operation).
- * Crash safety: the order is written first as `reserving`, the part's update records the order in
- * its journal, and only then is the order `held` (services/stock.ts). `orderId` lets an
+ * Crash safety: the part's update records the order id in its journal in the same step that
+ * takes the stock, and only then is the order written (services/stock.ts). `orderId` lets an
  * Idempotency-Key retry reuse the id the first attempt chose.
  */
 export async function placeOrder(
@@ -76,46 +76,63 @@ export async function placeOrder(
     if (!(await claimOpenSlot(caller.uid, orderId, rules.maxOpen))) {
       throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
     }
-    let reserved: PartDoc | null = null;
+    let placed = false;
     try {
-      // Name and price are filled in from the part's own update below (the authority), so
-      // placing costs no extra read.
-      const userName = (input.userName?.trim() || caller.name).slice(0, 120);
-      const doc = await OrderModel.create({
-        _id: orderId,
-        partsId: input.partsId,
-        uid: caller.uid,
-        user: caller.email,
-        userName,
-        qty: input.qty,
-        paid: false,
-        status: 'pending',
-        hold: 'reserving',
-      });
-      reserved = await takeStock(doc);
-      if (!reserved) {
-        await OrderModel.deleteOne({ _id: orderId, hold: 'reserving' });
-        throw await refusal(input);
-      }
-      const priced = {
-        Parts: reserved.name,
-        unitPriceCents: reserved.priceCents,
-        priceCents: reserved.priceCents * input.qty,
-      };
-      const held = await OrderModel.updateOne({ _id: orderId }, { $set: { hold: 'held', ...priced } });
-      if (held.matchedCount === 0) {
-        // Undone by another process's recovery while this request stalled: give the pieces back.
-        await undoTake(doc);
-        throw AppError.unavailable('The order could not be completed. Please try again.');
-      }
-      forgetMarks(String(reserved._id), [plusMark(orderId, input.qty)]);
-      return toOrder({ ...doc.toObject(), ...priced, hold: 'held' }, rules);
-    } catch (err) {
-      // A refused or unfinished order frees its slot (best effort: a stale slot is pruned later).
-      if (!reserved) await releaseOpenSlot(caller.uid, orderId).catch(() => undefined);
-      throw err;
+      const order = await reserveAndWrite(caller, input, orderId, rules);
+      placed = true;
+      return order;
+    } finally {
+      // A refused or failed order frees its slot (best effort: a stale slot is pruned later).
+      if (!placed) await releaseOpenSlot(caller.uid, orderId).catch(() => undefined);
     }
   });
+}
+
+/** The two placing steps: take the stock (recording `+id` on the part), then write the order. */
+async function reserveAndWrite(
+  caller: Caller,
+  input: OrderInput,
+  orderId: string,
+  rules: OrderRules,
+): Promise<Order> {
+  const mark = plusMark(orderId, input.qty);
+  let part = await takeStock({ _id: orderId, partsId: input.partsId, qty: input.qty });
+  // Taken now, as opposed to by an earlier attempt under the same id (an Idempotency-Key retry
+  // after a crash between the steps), whose `+id` is still on the part and counts as taken.
+  const tookNow = part !== null;
+  if (!part) {
+    const earlier = await PartModel.findById(input.partsId).lean<PartDoc>();
+    if (!earlier?.journal?.includes(mark)) throw await refusal(input);
+    part = earlier;
+  }
+  const userName = (input.userName?.trim() || caller.name).slice(0, 120);
+  try {
+    // Name and price come from the part's own update (the authority), so placing costs no read.
+    const doc = await OrderModel.create({
+      _id: orderId,
+      partsId: input.partsId,
+      uid: caller.uid,
+      user: caller.email,
+      userName,
+      qty: input.qty,
+      Parts: part.name,
+      unitPriceCents: part.priceCents,
+      priceCents: part.priceCents * input.qty,
+      paid: false,
+      status: 'pending',
+      hold: 'held',
+    });
+    forgetMarks(String(part._id), [mark]);
+    return toOrder(doc.toObject(), rules);
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+    // The id is taken: by this order, placed by an earlier attempt (then that is the answer), or
+    // by the tombstone of a recovery pass that gave an earlier attempt's pieces back.
+    if (tookNow) await undoTake({ _id: orderId, partsId: input.partsId, qty: input.qty });
+    const existing = await OrderModel.findById(orderId).lean<OrderDoc>();
+    if (existing && existing.hold !== 'void' && existing.uid === caller.uid) return toOrder(existing, rules);
+    throw AppError.unavailable('The order could not be completed. Please try again.');
+  }
 }
 
 /** Why the conditional update took nothing: unknown part, below the minimum, or not enough stock. */
@@ -132,8 +149,8 @@ async function refusal(input: OrderInput): Promise<AppError> {
   });
 }
 
-/** Orders still being placed are not shown (they become visible once their stock is held). */
-const VISIBLE = { hold: { $ne: 'reserving' } };
+/** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
+const VISIBLE = { hold: { $nin: ['reserving', 'void'] } };
 
 export async function listAllOrders(
   page: number,
@@ -176,7 +193,7 @@ export async function getOrderFor(
   { adminMaySee = true } = {},
 ): Promise<OrderDoc> {
   const doc = await OrderModel.findById(id).lean<OrderDoc>();
-  if (!doc || doc.hold === 'reserving') throw AppError.notFound('Order');
+  if (!doc || doc.hold === 'reserving' || doc.hold === 'void') throw AppError.notFound('Order');
   if (doc.uid !== caller.uid && !(adminMaySee && caller.admin)) {
     throw AppError.forbidden('This order belongs to someone else.');
   }
@@ -234,11 +251,11 @@ export async function setShippingStatus(
     { new: true },
   ).lean<OrderDoc>();
   if (doc) {
-    if (status === 'shipped') await releaseOpenSlot(doc.user, id);
+    if (status === 'shipped') await releaseOpenSlot(doc.uid ?? doc.user, id);
     return toOrder(doc, rules);
   }
-  const exists = await OrderModel.findById(id, { status: 1 }).lean<OrderDoc>();
-  if (!exists) throw AppError.notFound('Order');
+  const exists = await OrderModel.findById(id, { status: 1, hold: 1 }).lean<OrderDoc>();
+  if (!exists || exists.hold === 'void') throw AppError.notFound('Order');
   throw AppError.conflict('This order has expired or is being cancelled; it cannot be shipped.');
 }
 
@@ -262,6 +279,6 @@ export async function markPaid(
     { $set: { paid: true, transactionId, paidAt: new Date() } },
     { new: true },
   ).lean<OrderDoc>();
-  if (doc) await releaseOpenSlot(doc.user, orderId);
+  if (doc) await releaseOpenSlot(doc.uid ?? doc.user, orderId);
   return doc ?? undefined;
 }

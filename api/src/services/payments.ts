@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { objectIdSchema, type OrderPaymentResult, type PaymentIntent } from '@motoparts/contracts';
 import type { Caller } from '../context';
 import { AppError } from '../errors';
+import { updateById } from '../db';
 import type { Logger } from '../logger';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { getOrderFor, markPaid, toOrder, type OrderRules } from './orders';
@@ -50,7 +51,8 @@ export async function createPaymentIntent(
     throw providerError(err);
   }
   if (!intent.client_secret) throw providerError(new Error('no client secret in the answer'));
-  await OrderModel.updateOne(
+  await updateById(
+    OrderModel,
     { _id: orderId },
     { $set: { paymentIntentId: intent.id, paymentIntentAmount: intent.amount } },
   );
@@ -120,7 +122,7 @@ export async function refundStray(
 /** Why a succeeded intent could not mark its order paid, or undefined when it already did. */
 async function strayReason(orderId: string, intent: Stripe.PaymentIntent): Promise<string | undefined> {
   const order = await OrderModel.findById(orderId).lean<OrderDoc>();
-  if (!order) return 'for an order that does not exist (cancelled)';
+  if (!order || order.hold === 'void') return 'for an order that does not exist (cancelled)';
   if (order.paid)
     return order.transactionId === intent.id ? undefined : 'for an order already paid by another payment';
   if (order.status === 'expired' || order.hold === 'released' || order.hold === 'releasing')

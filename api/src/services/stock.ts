@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { updateById } from '../db';
 import type { Logger } from '../logger';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { OpenOrdersModel } from '../models/order-keys';
@@ -11,14 +12,17 @@ import { PartModel, type PartDoc } from '../models/part';
  * Every step is one single-document atomic update, made idempotent by a marker written in the same
  * update, and the order's `hold` says which step comes next:
  *
- *   place:   order inserted as `reserving` → part: $inc −qty + push `+id` (only if `+id` absent)
- *            → order `held` → `+id` pulled from the part (batched, later)
+ *   place:   part: $inc −qty + push `+id` (only if `+id` absent) → order inserted `held`
+ *            → `+id` pulled from the part (batched, later)
  *   release: order `releasing` (conditional: unpaid, pending, held) → part: $inc +qty + push `-id`
  *            (only if `-id` absent) → order deleted (cancel) or `released`/`expired` → markers pulled
  *
- * A process that dies between two steps leaves the order in a transient hold; `recoverOnce` undoes
- * a `reserving` order (gives the pieces back only if `+id` is on the part, atomically with pulling
- * it) and finishes a `releasing` one (the give-back is a no-op if `-id` is there already).
+ * A process that dies between the two placing steps leaves a `+id` with no order: `recoverOnce`
+ * writes a `void` tombstone under that id (so a stalled request's late insert fails on the
+ * duplicate `_id` instead of creating an order without stock), then gives the pieces back only if
+ * `+id` is still there, atomically with pulling it. A process that dies while releasing leaves the
+ * order `releasing`; the pass finishes it (the give-back is a no-op if `-id` is there already).
+ * Orders that earlier versions left `reserving` (they wrote the order first) are undone.
  */
 
 /** Order ids whose steps a request of this process is running right now: recovery leaves them alone. */
@@ -63,7 +67,7 @@ export async function flushJournal(): Promise<void> {
       const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
       redundant.delete(partId);
       try {
-        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
+        await updateById(PartModel, { _id: partId }, { $pullAll: { journal: [...marks] } });
       } catch (err) {
         // Put them back for the next flush (or the recovery pass finds them after a restart).
         forgetMarks(partId, [...marks]);
@@ -109,13 +113,13 @@ async function pruneOpenSlots(customer: string): Promise<boolean> {
     if (!order || !isOpen(order)) stale.push(id);
   }
   if (stale.length === 0) return false;
-  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
+  await updateById(OpenOrdersModel, { _id: customer }, { $pullAll: { open: stale } });
   return true;
 }
 
 /** Frees an order's slot (exact `_id` update; a missed one is pruned when it matters). */
 export async function releaseOpenSlot(customer: string, orderId: string): Promise<void> {
-  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: orderId } });
+  await updateById(OpenOrdersModel, { _id: customer }, { $pull: { open: orderId } });
 }
 
 /** Unpaid, pending and holding stock (or on its way to). */
@@ -125,8 +129,20 @@ export function isOpen(order: Pick<OrderDoc, 'paid' | 'status' | 'hold'>): boole
 
 // ---- the steps ----
 
+/** What the stock steps need of an order: its id, its part and how many pieces. */
+export interface Reservation {
+  _id: string | Types.ObjectId;
+  partsId: string | Types.ObjectId;
+  qty: number;
+}
+
+/** When an order id was chosen (ObjectIds start with their creation time, in seconds). */
+export function idTime(id: string): number {
+  return Types.ObjectId.isValid(id) ? new Types.ObjectId(id).getTimestamp().getTime() : 0;
+}
+
 /** Takes the order's pieces and records `+id` in the same update; null when refused. */
-export async function takeStock(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<PartDoc | null> {
+export async function takeStock(order: Reservation): Promise<PartDoc | null> {
   const mark = plusMark(String(order._id), order.qty);
   return PartModel.findOneAndUpdate(
     {
@@ -142,9 +158,10 @@ export async function takeStock(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>
 }
 
 /** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
-export async function undoTake(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
+export async function undoTake(order: Reservation): Promise<void> {
   const mark = plusMark(String(order._id), order.qty);
-  await PartModel.updateOne(
+  await updateById(
+    PartModel,
     { _id: order.partsId, journal: mark },
     { $inc: { availableQty: order.qty }, $pull: { journal: mark } },
   );
@@ -153,7 +170,8 @@ export async function undoTake(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>)
 /** Gives a releasing order's pieces back once: the update also records `-id`, and needs it absent. */
 export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
   const mark = minusMark(String(order._id), order.qty);
-  await PartModel.updateOne(
+  await updateById(
+    PartModel,
     { _id: order.partsId, journal: { $ne: mark } },
     { $inc: { availableQty: order.qty }, $push: { journal: mark } },
   );
@@ -165,7 +183,7 @@ export async function finishRelease(
 ): Promise<void> {
   const id = String(order._id);
   if (order.releaseTo === 'expired') {
-    await OrderModel.updateOne({ _id: id }, { $set: { hold: 'released', status: 'expired' } });
+    await updateById(OrderModel, { _id: id }, { $set: { hold: 'released', status: 'expired' } });
   } else {
     await OrderModel.deleteOne({ _id: id });
   }
@@ -203,6 +221,29 @@ export async function releaseOrder(
 }
 
 // ---- recovery ----
+
+/**
+ * Writes the `void` tombstone for an order id whose stock the pass is about to give back; false
+ * when an order with that id exists after all (its request got there first).
+ */
+async function voidOrder(id: string, partsId: unknown, qty: number): Promise<boolean> {
+  const now = new Date();
+  try {
+    // Written raw: a tombstone has none of an order's required fields.
+    await OrderModel.collection.insertOne({
+      _id: new Types.ObjectId(id),
+      hold: 'void',
+      partsId,
+      qty,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 11000) return false;
+    throw err;
+  }
+}
 
 export interface RecoveryOptions {
   /** Only orders whose last step is older than this are touched (other processes may run them). */
@@ -276,17 +317,29 @@ export async function recoverOnce({
       if (busy.has(id)) continue;
       const order = await OrderModel.findById(id, { hold: 1, updatedAt: 1 }).lean<OrderDoc>();
       if (order && order.updatedAt && order.updatedAt > cutoff) continue;
+      const placed = order && order.hold !== 'void';
       if (sign === '+') {
-        if (order && order.hold !== 'reserving') pull.push(mark);
+        if (placed && order.hold !== 'reserving') pull.push(mark);
         else if (!order && marks.includes(minusMark(id, qty))) pull.push(mark);
-        else if (!order) {
+        else if (!placed) {
+          // Stock taken for an order that was never written: its request died between the two
+          // placing steps, or (another process, shared database) is still between them. Only ids
+          // older than the grace period; the tombstone makes a late insert fail (duplicate `_id`).
+          if (!order && (idTime(id) > cutoff.getTime() || !(await voidOrder(id, part._id, qty)))) continue;
           // Only if `-id` is still absent in the same update: a cancellation that completed
           // since the journal was read has already given these pieces back.
-          const res = await PartModel.updateOne(
+          const returned = await updateById(
+            PartModel,
             { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
             { $inc: { availableQty: qty }, $pull: { journal: mark } },
           );
-          if (res.modifiedCount === 0) continue;
+          if (!returned) {
+            // Nothing to give back after all (cancelled since the journal was read, or a crash
+            // right after an earlier tombstone): no pieces of this id went back here, so no
+            // insert needs barring, and a cancelled order must not leave a tombstone behind.
+            await OrderModel.deleteOne({ _id: id, hold: 'void' });
+            continue;
+          }
           report.orphansReturned += 1;
           log?.error(
             { orderId: id, partId: String(part._id), qty },
@@ -294,11 +347,14 @@ export async function recoverOnce({
           );
         }
       } else if (!order || order.hold !== 'releasing') {
-        pull.push(mark);
+        // `-id` goes only with (or after) its `+id`: a `+id` left alone would read as pieces
+        // taken for an order that was never written, and be given back a second time.
+        const plus = plusMark(id, qty);
+        if (!marks.includes(plus) || pull.includes(plus)) pull.push(mark);
       }
     }
     if (pull.length > 0) {
-      await PartModel.updateOne({ _id: part._id }, { $pullAll: { journal: pull } });
+      await updateById(PartModel, { _id: part._id }, { $pullAll: { journal: pull } });
       report.marksPulled += pull.length;
     }
   }

@@ -268,7 +268,8 @@ export function invariantProblems(
   for (const o of orders) {
     if (o.hold === 'reserving' || o.hold === 'releasing')
       problems.push(`order ${String(o._id)} is ${o.hold}`);
-    if (o.hold === 'released' || o.status === 'expired') continue;
+    // Released, expired and tombstones (`void`: an id whose stock went back) hold no stock.
+    if (o.hold === 'released' || o.hold === 'void' || o.status === 'expired') continue;
     live.set(String(o.partsId), (live.get(String(o.partsId)) ?? 0) + o.qty);
   }
   for (const p of parts) {

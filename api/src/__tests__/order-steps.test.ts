@@ -1,0 +1,182 @@
+import { Types } from 'mongoose';
+import type { Order } from '@motoparts/contracts';
+import { OrderModel, type OrderDoc } from '../models/order';
+import { OrderKeyModel } from '../models/order-keys';
+import { PartModel } from '../models/part';
+import { UserModel } from '../models/user';
+import { withOrderKey } from '../services/order-keys';
+import { orderRules, placeOrder } from '../services/orders';
+import { flushJournal, minusMark, plusMark, recoverOnce, releaseOrder, takeStock } from '../services/stock';
+import type { Caller } from '../context';
+import { AppError } from '../errors';
+import { account, uniqueEmail, type Account } from './support/auth';
+import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { got } from './support/faults';
+
+// The two placing steps one at a time, with the request "dying" between them: stock taken and
+// `+id` on the part, but no order written. The recovery pass must give the pieces back exactly
+// once, and a late or retried attempt under the same id must never end as an order without stock.
+
+let t: TestApp;
+let buyer: Account;
+let caller: Caller;
+
+beforeAll(async () => {
+  t = await startTestApp('order_steps', { RATE_LIMIT_ORDER: '0/60', MAX_OPEN_ORDERS: '0' });
+  buyer = await account(t.base, uniqueEmail('steps'), 'Stella Steps');
+  const user = got(await UserModel.findOne({ email: buyer.email }).lean());
+  caller = { uid: user._id, email: buyer.email, name: 'Stella Steps', admin: false };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const rules = () => orderRules(t.env);
+const stockOf = async (id: string) => got(await PartModel.findById(id).lean()).availableQty;
+const journalOf = async (id: string) => got(await PartModel.findById(id).lean()).journal ?? [];
+
+/** Stock taken for `orderId`, then the request died: no order was written. */
+async function diedAfterTaking(partsId: string, qty = 100): Promise<string> {
+  const orderId = new Types.ObjectId().toHexString();
+  expect(await takeStock({ _id: orderId, partsId, qty })).not.toBeNull();
+  return orderId;
+}
+
+it('a request that died after taking stock: the pass gives it back once and bars the id', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = await diedAfterTaking(part);
+  expect(await stockOf(part)).toBe(900);
+
+  const report = await recoverOnce({ graceMs: 0 });
+  expect(report.orphansReturned).toBe(1);
+  expect(await stockOf(part)).toBe(1000);
+  expect(await journalOf(part)).toEqual([]);
+  // A second pass finds nothing left to do.
+  expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(0);
+  expect(await stockOf(part)).toBe(1000);
+
+  // The id is barred: a late insert of that order fails instead of creating it without stock.
+  const tomb = got(await OrderModel.findById(orderId).lean<OrderDoc>());
+  expect(tomb.hold).toBe('void');
+  await expect(
+    OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), uid: caller.uid, qty: 100 }),
+  ).rejects.toMatchObject({ code: 11000 });
+  // A retry under the same id is refused (503), and what it took is given back at once.
+  await expect(placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId)).rejects.toMatchObject({
+    status: 503,
+  });
+  expect(await stockOf(part)).toBe(1000);
+  expect(await journalOf(part)).toEqual([]);
+
+  // The tombstone is nobody's order: not listed, not readable, not shippable.
+  const mine = await call<Order[]>(t.base, 'GET', `/order?user=${encodeURIComponent(buyer.email)}`, {
+    token: buyer.token,
+  });
+  expect(mine.body.map((o) => o._id)).not.toContain(orderId);
+  expect((await call(t.base, 'GET', `/order/${orderId}`, { token: buyer.token })).status).toBe(404);
+});
+
+it('within the grace period (another process may be between the steps) the pass waits', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = await diedAfterTaking(part);
+  const report = await recoverOnce({ graceMs: 60_000 });
+  expect(report.orphansReturned).toBe(0);
+  expect(await stockOf(part)).toBe(900);
+  expect(await OrderModel.findById(orderId).lean()).toBeNull();
+
+  // The other process writes its order after all: the pass then only tidies the journal.
+  await OrderModel.create({
+    _id: orderId,
+    partsId: part,
+    uid: caller.uid,
+    user: buyer.email,
+    qty: 100,
+    Parts: 'Steps part',
+    unitPriceCents: 100,
+    priceCents: 10_000,
+    hold: 'held',
+  });
+  expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(0);
+  await flushJournal();
+  expect(await stockOf(part)).toBe(900);
+  expect(await journalOf(part)).toEqual([]);
+});
+
+it('a tombstone left by a crash beside a completed cancellation: no second give-back, nothing left behind', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = new Types.ObjectId().toHexString();
+  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  expect(await releaseOrder(orderId, 'cancelled')).toBe(true);
+  expect(await stockOf(part)).toBe(1000);
+  // The clean-up of both markers has not run, and a pass died right after writing a tombstone
+  // (it had read the journal before the cancellation).
+  expect(await journalOf(part)).toEqual([plusMark(orderId, 100), minusMark(orderId, 100)]);
+  await OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), hold: 'void', qty: 100 });
+
+  for (let pass = 0; pass < 3; pass++) {
+    expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(0);
+    expect(await stockOf(part)).toBe(1000);
+  }
+  await flushJournal();
+  expect(await journalOf(part)).toEqual([]);
+  expect(await OrderModel.findById(orderId).lean()).toBeNull();
+});
+
+it('a retry under the same id after a crash between the steps completes the order, taking stock once', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = await diedAfterTaking(part);
+  const order = await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  expect(order).toMatchObject({ _id: orderId, qty: 100, status: 'pending' });
+  expect(await stockOf(part)).toBe(900);
+  // And once more: the order is the answer, still one take.
+  const again = await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  expect(again._id).toBe(orderId);
+  await flushJournal();
+  expect(await stockOf(part)).toBe(900);
+  expect(await journalOf(part)).toEqual([]);
+  expect(await OrderModel.countDocuments({ partsId: part })).toBe(1);
+});
+
+it('an Idempotency-Key whose first attempt died and was barred places the order under a new id', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const key = `steps-${Date.now()}`;
+  const body = { partsId: part, qty: 100 };
+  // The first attempt: the key is claimed, the stock taken, then the request dies (a 5xx, not stored).
+  let firstId = '';
+  await expect(
+    withOrderKey(
+      caller.uid,
+      key,
+      body,
+      async (orderId) => {
+        firstId = orderId;
+        await takeStock({ _id: orderId, partsId: part, qty: 100 });
+        throw AppError.unavailable('died');
+      },
+      () => Promise.reject(new Error('not reached')),
+    ),
+  ).rejects.toMatchObject({ status: 503 });
+  expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(1);
+  expect(await stockOf(part)).toBe(1000);
+  // Long enough ago that nobody is still answering for it.
+  await OrderKeyModel.collection.updateMany(
+    { orderId: firstId },
+    { $set: { createdAt: new Date(Date.now() - 60_000) } },
+  );
+
+  const res = await call<Order>(t.base, 'POST', '/order', {
+    token: buyer.token,
+    body,
+    headers: { 'idempotency-key': key },
+  });
+  expect(res.status).toBe(201);
+  expect(res.body._id).not.toBe(firstId);
+  expect(await stockOf(part)).toBe(900);
+  const replay = await call<Order>(t.base, 'POST', '/order', {
+    token: buyer.token,
+    body,
+    headers: { 'idempotency-key': key },
+  });
+  expect(replay.body._id).toBe(res.body._id);
+  expect(await stockOf(part)).toBe(900);
+});
