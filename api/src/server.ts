@@ -4,6 +4,7 @@ import { EnvError, loadEnv, productionProblems, type Env } from './env';
 import { lifecycle } from './lib/lifecycle';
 import { createStripe } from './lib/stripe';
 import { createLogger } from './logger';
+import { partCatalog } from './services/catalog';
 import { startOrderJobs, type OrderJobs } from './services/order-jobs';
 
 function readEnv(): Env {
@@ -43,10 +44,20 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   server.on('listening', () => logger.info(`API listening on http://${env.HOST}:${env.PORT}`));
-  // Listen first: /health answers 503 until the database is reachable.
+  // Listen first: /health answers 503 until the database is reachable and the catalogue loaded.
   let jobs: OrderJobs | undefined;
-  void connectDb(env, logger, { retry: true }).then(() => {
+  lifecycle.warming = true;
+  void connectDb(env, logger, { retry: true }).then(async () => {
     logger.info('database connected');
+    const started = Date.now();
+    try {
+      await partCatalog.warm();
+      logger.info({ ms: Date.now() - started }, 'catalogue loaded');
+    } catch (err) {
+      // Not fatal: the catalogue then loads on the first read, as it would after an invalidation.
+      logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
+    }
+    lifecycle.warming = false;
     // The recovery pass runs at once: whatever a crash left half done is repaired before long.
     if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
   });

@@ -189,7 +189,14 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
         const part = parts[Math.floor(rnd() * parts.length)];
         const qty = part.qty + Math.floor(rnd() * 50);
         const paid = rnd() < 0.5;
-        const at = new Date(t0 + Math.floor(rnd() * 365 * day));
+        // Unpaid orders older than the hold have expired (their pieces went back); one in fifty
+        // is recent and still holds its stock, as in a shop that has been running for a year.
+        // Seeding them all as open would send the API's first expiry pass through ~25,000
+        // Stripe calls and stock give-backs before anything else is measured.
+        const open = !paid && i % 50 === 0;
+        const at = open
+          ? new Date(Date.now() - Math.floor(rnd() * 30 * 60_000))
+          : new Date(Math.min(Date.now(), t0 + Math.floor(rnd() * 365 * day)));
         return {
           partsId: part._id,
           Parts: part.name,
@@ -201,7 +208,8 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
           priceCents: part.priceCents * qty,
           paid,
           ...(paid ? { transactionId: `pi_scale_${i}`, paidAt: at } : {}),
-          status: paid && rnd() < 0.5 ? 'shipped' : 'pending',
+          status: paid ? (rnd() < 0.5 ? 'shipped' : 'pending') : open ? 'pending' : 'expired',
+          hold: paid || open ? 'held' : 'released',
           createdAt: at,
           updatedAt: at,
         };

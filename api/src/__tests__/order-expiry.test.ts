@@ -14,10 +14,12 @@ type Err = { error: { code: string; message: string } };
 let t: TestApp;
 let jobs: OrderJobs | undefined;
 const seen: Seen[] = [];
+/** Intents the Stripe proxy reports as paid by the customer (id → amount in cents). */
+const succeeded = new Map<string, number>();
 let closeProxy: () => Promise<void>;
 
 beforeAll(async () => {
-  const proxy = await startStripeProxy(process.env.STRIPE_API_BASE ?? '', seen);
+  const proxy = await startStripeProxy(process.env.STRIPE_API_BASE ?? '', seen, succeeded);
   closeProxy = proxy.close;
   // A 3 s hold, and the API's background jobs running in this process.
   t = await startTestApp('order_expiry', { ORDER_HOLD_MINUTES: '0.05', STRIPE_API_BASE: proxy.base });
@@ -86,5 +88,36 @@ describe('reservation expiry', () => {
       expect(seen.some((s) => s.path === '/v1/refunds' && s.body.includes('pi_after_expiry'))).toBe(true);
       expect(await stockOf(partsId)).toBe(1000);
     }
+  });
+
+  it('an order paid at Stripe before its hold ran out is marked paid by the expiry pass, not expired', async () => {
+    const who = await account(t.base, uniqueEmail('paying'), 'Pay Ing');
+    const partsId = await insertPart({ availableQty: 1000, price: 5 });
+    const placed = await call<Order>(t.base, 'POST', '/order', {
+      token: who.token,
+      body: { partsId, qty: 100 },
+    });
+    expect(placed.status).toBe(201);
+    const pi = await call(t.base, 'POST', '/create-payment-intent', {
+      token: who.token,
+      body: { orderId: placed.body._id },
+    });
+    expect(pi.status).toBe(200);
+    const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
+    // The customer paid; the webhook has not arrived yet when the hold runs out.
+    succeeded.set(intentId, Math.round(placed.body.price * 100));
+    jobs ??= startOrderJobs(t.env, createStripe(t.env), createLogger(t.env));
+    expect(
+      await eventually(
+        async () => (await OrderModel.findById(placed.body._id).lean())?.paid === true,
+        200,
+        100,
+      ),
+    ).toBe(true);
+    const stored = got(await OrderModel.findById(placed.body._id).lean());
+    expect(stored).toMatchObject({ paid: true, transactionId: intentId, status: 'pending' });
+    expect(stored.hold).not.toBe('released');
+    expect(await stockOf(partsId)).toBe(900);
+    expect(seen.filter((s) => s.path === '/v1/refunds' && s.body.includes(intentId))).toEqual([]);
   });
 });

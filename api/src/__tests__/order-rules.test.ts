@@ -15,11 +15,17 @@ let other: Account;
 let admin: Account;
 const adminEmail = uniqueEmail('admin');
 const seen: Seen[] = [];
+/** Intents the Stripe proxy reports as paid by the customer (id → amount in cents). */
+const succeeded = new Map<string, number>();
 let stripeBase: string;
 let closeProxy: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ base: stripeBase, close: closeProxy } = await startStripeProxy(process.env.STRIPE_API_BASE ?? '', seen));
+  ({ base: stripeBase, close: closeProxy } = await startStripeProxy(
+    process.env.STRIPE_API_BASE ?? '',
+    seen,
+    succeeded,
+  ));
   t = await startTestApp('order_rules', {
     ADMIN_EMAILS: adminEmail,
     STRIPE_API_BASE: stripeBase,
@@ -150,6 +156,34 @@ describe('cancelling and shipping', () => {
     expect(seen.map((s) => `${s.method} ${s.path}`)).toContain(`POST /v1/payment_intents/${intentId}/cancel`);
     expect(await stockOf(partsId)).toBe(1000);
     expect(await OrderModel.findById(placed.body._id).lean()).toBeNull();
+  });
+
+  it('cancelling an order whose payment already succeeded at Stripe: 409, the order stays and is paid', async () => {
+    const partsId = await insertPart({ availableQty: 1000, price: 20 });
+    const placed = await order(customer, partsId);
+    const pi = await call(t.base, 'POST', '/create-payment-intent', {
+      token: customer.token,
+      body: { orderId: placed.body._id },
+    });
+    expect(pi.status).toBe(200);
+    const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
+    // The customer pays (at Stripe) while the cancellation is on its way.
+    succeeded.set(intentId, 200_000);
+    seen.length = 0;
+    const res = await cancel(customer, placed.body._id);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe('This order was paid meanwhile, so it stays and will be shipped.');
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(
+      expect.arrayContaining([
+        `POST /v1/payment_intents/${intentId}/cancel`,
+        `GET /v1/payment_intents/${intentId}`,
+      ]),
+    );
+    const stored = got(await OrderModel.findById(placed.body._id).lean());
+    expect(stored).toMatchObject({ paid: true, transactionId: intentId, status: 'pending' });
+    // The pieces stay sold, and no refund went out.
+    expect(await stockOf(partsId)).toBe(900);
+    expect(seen.filter((s) => s.path === '/v1/refunds')).toEqual([]);
   });
 
   it('a payment that succeeds for a cancelled order is refunded through Stripe and logged as an error', async () => {

@@ -8,6 +8,8 @@ import type { AppState } from '../context';
  */
 export const lifecycle = {
   draining: false,
+  /** Set by the server while it loads the catalogue after connecting: not ready for traffic yet. */
+  warming: false,
   inFlight: 0,
 };
 

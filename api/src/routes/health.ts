@@ -5,10 +5,12 @@ import { AppError } from '../errors';
 import { lifecycle } from '../lib/lifecycle';
 
 export function healthRoutes(router: Router<AppState>): void {
-  // Readiness: may this process take traffic? Not while draining, nor without its database.
+  // Readiness: may this process take traffic? Not while draining, nor without its database, nor
+  // before its in-memory catalogue is loaded (the first shopper would wait for the whole scan).
   router.get('/health', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     if (lifecycle.draining) throw AppError.unavailable('The API is shutting down.');
+    if (lifecycle.warming) throw AppError.unavailable('The API is starting: loading the catalogue.');
     if (!(await pingDb())) throw AppError.unavailable('The database is unreachable.');
     ctx.body = { status: 'ok' };
   });

@@ -84,6 +84,18 @@ class PartCatalog {
     for (const id of scope.ids) this.dirty.set(id.toLowerCase(), gen);
   }
 
+  /**
+   * Loads the catalogue and sorts it in every list order now, so that no shopper's request pays
+   * for the scan (the server does this before it reports ready). A no-op with the cache off.
+   */
+  async warm(): Promise<void> {
+    const snap = await this.current();
+    if (!snap) return;
+    for (const key of Object.keys(COMPARE) as SortKey[]) {
+      if (!snap.sorted.has(key)) snap.sorted.set(key, [...snap.byId.values()].sort(COMPARE[key]));
+    }
+  }
+
   /** The current snapshot, reflecting every write whose hook ran before this call; undefined = too big. */
   private async current(): Promise<Snapshot | undefined> {
     if (this.ttlMs <= 0) return undefined;

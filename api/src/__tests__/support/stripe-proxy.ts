@@ -12,10 +12,15 @@ export interface Seen {
 /**
  * A pass-through proxy in front of stripe-mock that records every request the API sends, so a
  * test can assert that a cancel or a refund really reached Stripe's API (stripe-mock answers).
+ *
+ * stripe-mock never lets a payment succeed, so `succeeded` (intent id → amount in cents) makes the
+ * proxy answer for those intents as Stripe does once the customer has paid: a cancel is refused
+ * (400, `payment_intent_unexpected_state`) and a retrieve says `status: 'succeeded'`.
  */
 export async function startStripeProxy(
   target: string,
   seen: Seen[],
+  succeeded: Map<string, number> = new Map(),
 ): Promise<{ base: string; close: () => Promise<void> }> {
   const upstream = new URL(target);
   const proxy = http.createServer((req, res) => {
@@ -23,6 +28,26 @@ export async function startStripeProxy(
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', path: req.url ?? '', body });
+      const paid = /^\/v1\/payment_intents\/([^/?]+)(\/cancel)?/.exec(req.url ?? '');
+      const amount = paid?.[1] !== undefined ? succeeded.get(paid[1]) : undefined;
+      if (paid?.[1] !== undefined && amount !== undefined) {
+        const json = (status: number, value: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(value));
+        };
+        if (paid[2]) {
+          json(400, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: 'You cannot cancel this PaymentIntent because it has a status of succeeded.',
+            },
+          });
+        } else {
+          json(200, { id: paid[1], object: 'payment_intent', amount, currency: 'usd', status: 'succeeded' });
+        }
+        return;
+      }
       const out = http.request(
         {
           host: upstream.hostname,
