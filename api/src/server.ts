@@ -49,6 +49,9 @@ async function main(): Promise<void> {
   lifecycle.warming = true;
   void connectDb(env, logger, { retry: true }).then(async () => {
     logger.info('database connected');
+    // Whatever a crash left half done is repaired (the first pass scans every order once) and
+    // the catalogue is loaded before readiness says yes, so shoppers never queue behind either.
+    if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
     const started = Date.now();
     try {
       await partCatalog.warm();
@@ -57,9 +60,8 @@ async function main(): Promise<void> {
       // Not fatal: the catalogue then loads on the first read, as it would after an invalidation.
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
     }
+    await jobs?.started;
     lifecycle.warming = false;
-    // The recovery pass runs at once: whatever a crash left half done is repaired before long.
-    if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
   });
 
   // Graceful shutdown: readiness goes 503 and the listener closes (new connections are refused),

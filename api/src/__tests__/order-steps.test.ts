@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import type { Order } from '@motoparts/contracts';
 import { OrderModel, type OrderDoc } from '../models/order';
-import { OrderKeyModel } from '../models/order-keys';
+import { OrderKeyModel, OrderReleaseModel } from '../models/order-keys';
 import { PartModel } from '../models/part';
 import { UserModel } from '../models/user';
 import { withOrderKey } from '../services/order-keys';
@@ -120,6 +120,35 @@ it('a tombstone left by a crash beside a completed cancellation: no second give-
   await flushJournal();
   expect(await journalOf(part)).toEqual([]);
   expect(await OrderModel.findById(orderId).lean()).toBeNull();
+});
+
+it('a cancellation that died after claiming the order is finished by the periodic pass, which scans no orders', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = new Types.ObjectId().toHexString();
+  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  await flushJournal();
+  expect(await stockOf(part)).toBe(900);
+  // What releaseOrder had done when the process died: the note, then the claim.
+  await OrderReleaseModel.create({ _id: orderId, at: new Date() });
+  await OrderModel.collection.updateOne(
+    { _id: new Types.ObjectId(orderId) },
+    { $set: { hold: 'releasing', releaseTo: 'cancelled' } },
+  );
+  const report = await recoverOnce({ graceMs: 0, scanOrders: false });
+  expect(report.finished).toBe(1);
+  expect(await stockOf(part)).toBe(1000);
+  expect(await OrderModel.findById(orderId).lean()).toBeNull();
+  expect(await OrderReleaseModel.findById(orderId).lean()).toBeNull();
+
+  // A note whose release never claimed its order (it was paid first) is just dropped.
+  const paidId = new Types.ObjectId().toHexString();
+  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), paidId);
+  await OrderModel.collection.updateOne({ _id: new Types.ObjectId(paidId) }, { $set: { paid: true } });
+  expect(await releaseOrder(paidId, 'cancelled')).toBe(false);
+  await recoverOnce({ graceMs: 0, scanOrders: false });
+  expect(await OrderReleaseModel.findById(paidId).lean()).toBeNull();
+  expect(got(await OrderModel.findById(paidId).lean())).toMatchObject({ paid: true, hold: 'held' });
+  expect(await stockOf(part)).toBe(900);
 });
 
 it('a retry under the same id after a crash between the steps completes the order, taking stock once', async () => {

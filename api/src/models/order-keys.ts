@@ -37,3 +37,18 @@ const openOrdersSchema = new Schema(
 );
 
 export const OpenOrdersModel = model('OpenOrders', openOrdersSchema);
+
+/**
+ * Orders being cancelled or expired right now, one small document each (`_id` = the order id),
+ * written before the order is claimed and deleted once it is released. The recovery pass reads
+ * this short list to find releases a crash interrupted, instead of scanning every order.
+ */
+const orderReleaseSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
+export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);

@@ -41,6 +41,8 @@ export async function expireDue(
 }
 
 export interface OrderJobs {
+  /** The first recovery pass (the one that also scans every order), done or failed. */
+  started: Promise<void>;
   /** Runs the recovery pass now (also done at start and on its timer). */
   recover(): Promise<void>;
   /** Stops the timers, waits for a running pass, and flushes the journal clean-up. */
@@ -48,8 +50,8 @@ export interface OrderJobs {
 }
 
 /**
- * The background work of the order system: the recovery pass (at start and every
- * ORDER_RECOVERY_INTERVAL_MS), the expiry pass (every quarter of the hold, 1 s to 1 min), and
+ * The background work of the order system: the recovery pass (at start, scanning every order
+ * once, then every ORDER_RECOVERY_INTERVAL_MS from the release notes and journals), the expiry pass (every quarter of the hold, 1 s to 1 min), and
  * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
  * the next tick.
  */
@@ -70,9 +72,18 @@ export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs
     return running;
   };
 
+  // The first pass also scans every order (holds left by earlier versions, releases whose note
+  // went missing); the periodic ones read only the release notes and the parts' journals. Keys
+  // older than a day are swept at most hourly: the sweep reads the whole key collection.
+  let scanned = false;
+  let sweptAt = 0;
   const recover = guard('recovery', async () => {
-    const r = await recoverOnce({ graceMs, log });
-    await OrderKeyModel.deleteMany({ createdAt: { $lt: new Date(Date.now() - KEY_TTL_MS) } });
+    const r = await recoverOnce({ graceMs, log, scanOrders: !scanned });
+    scanned = true;
+    if (Date.now() - sweptAt >= 60 * 60_000) {
+      await OrderKeyModel.deleteMany({ createdAt: { $lt: new Date(Date.now() - KEY_TTL_MS) } });
+      sweptAt = Date.now();
+    }
     if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
   });
   const expire = guard('expiry', () => expireDue(rules, stripe, log));
@@ -84,9 +95,10 @@ export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs
     setInterval(() => void flush(), 250),
   ];
   for (const t of timers) t.unref();
-  void recover();
+  const started = recover().then(() => undefined);
 
   return {
+    started,
     recover: async () => {
       await recover();
     },

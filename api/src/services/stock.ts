@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import { updateById } from '../db';
 import type { Logger } from '../logger';
 import { OrderModel, type OrderDoc } from '../models/order';
-import { OpenOrdersModel } from '../models/order-keys';
+import { OpenOrdersModel, OrderReleaseModel } from '../models/order-keys';
 import { PartModel, type PartDoc } from '../models/part';
 
 /*
@@ -189,6 +189,17 @@ export async function finishRelease(
   }
   forgetMarks(String(order.partsId), [plusMark(id, order.qty), minusMark(id, order.qty)]);
   await releaseOpenSlot(order.uid ?? order.user, id);
+  await OrderReleaseModel.deleteOne({ _id: id });
+}
+
+/** Notes that `orderId` is about to be released, so a crash mid-release is found without a scan. */
+async function noteRelease(orderId: string): Promise<void> {
+  try {
+    await OrderReleaseModel.create({ _id: orderId, at: new Date() });
+  } catch (err) {
+    // Already noted (a retried cancel, or an expiry racing a cancel): one note is enough.
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+  }
 }
 
 /**
@@ -202,6 +213,7 @@ export async function releaseOrder(
   extraFilter: Record<string, unknown> = {},
 ): Promise<boolean> {
   return withOrderBusy(orderId, async () => {
+    await noteRelease(orderId);
     const claimed = await OrderModel.findOneAndUpdate(
       {
         _id: orderId,
@@ -213,7 +225,11 @@ export async function releaseOrder(
       { $set: { hold: 'releasing', releaseTo: to } },
       { new: true },
     ).lean<OrderDoc>();
-    if (!claimed) return false;
+    if (!claimed) {
+      // Not releasable (paid, shipped, gone) or already being released by someone else, who
+      // deletes the note when done; a note of an order not releasing is dropped by the pass.
+      return false;
+    }
     await giveBack(claimed);
     await finishRelease(claimed);
     return true;
@@ -250,6 +266,12 @@ export interface RecoveryOptions {
   graceMs: number;
   log?: Logger;
   now?: number;
+  /**
+   * Also scan every order for a transient hold (the pass at start-up): finds orders left
+   * `reserving` by earlier versions and releases noted by none. The periodic pass reads only
+   * the release notes and the parts' journals, so it costs nothing at any number of orders.
+   */
+  scanOrders?: boolean;
 }
 
 export interface RecoveryReport {
@@ -259,19 +281,43 @@ export interface RecoveryReport {
   orphansReturned: number;
 }
 
+/** Orders in a transient hold: from the release notes, and with `scanOrders` from every order. */
+async function transientOrders(scanOrders: boolean, cutoff: Date): Promise<OrderDoc[]> {
+  const found = new Map<string, OrderDoc>();
+  if (scanOrders) {
+    for (const o of await OrderModel.find({ hold: { $in: ['reserving', 'releasing'] } }).lean<OrderDoc[]>()) {
+      found.set(String(o._id), o);
+    }
+  }
+  for (const note of await OrderReleaseModel.find({}).lean()) {
+    if (found.has(note._id) || busy.has(note._id)) continue;
+    const order = Types.ObjectId.isValid(note._id)
+      ? await OrderModel.findById(note._id).lean<OrderDoc>()
+      : null;
+    if (order?.hold === 'releasing') found.set(note._id, order);
+    else if (note.at <= cutoff) {
+      // The release never claimed the order (paid, shipped or gone by then) or finished without
+      // deleting its note: nothing to finish.
+      await OrderReleaseModel.deleteOne({ _id: note._id });
+    }
+  }
+  return [...found.values()];
+}
+
 /**
  * Finishes or undoes whatever a crash or outage left half done. Cheap when nothing is: it reads
- * only orders in a transient hold and parts whose journal is not empty.
+ * the notes of releases in progress and the parts whose journal is not empty (and, with
+ * `scanOrders`, every order once).
  */
 export async function recoverOnce({
   graceMs,
   log,
   now = Date.now(),
+  scanOrders = true,
 }: RecoveryOptions): Promise<RecoveryReport> {
   const report: RecoveryReport = { undone: 0, finished: 0, marksPulled: 0, orphansReturned: 0 };
   const cutoff = new Date(now - graceMs);
-  const transient = await OrderModel.find({ hold: { $in: ['reserving', 'releasing'] } }).lean<OrderDoc[]>();
-  for (const listed of transient) {
+  for (const listed of await transientOrders(scanOrders, cutoff)) {
     const id = String(listed._id);
     if (busy.has(id) || (listed.updatedAt && listed.updatedAt > cutoff)) continue;
     await withOrderBusy(id, async () => {
