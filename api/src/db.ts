@@ -47,30 +47,6 @@ export async function disconnectDb(): Promise<void> {
   await mongoose.disconnect();
 }
 
-/**
- * Updates the one document that a filter naming its exact `_id` (plus any conditions) matches;
- * true when it matched. It goes through findAndModify, not `update`: the embedded FerretDB looks
- * the `_id` up for the first but scans the whole collection for the second (measured at 5,000
- * orders: 4 ms against 54 ms, growing with the collection; api/INDEXES.md). MongoDB answers both
- * from the `_id` index, so nothing is lost there.
- */
-export async function updateById(
-  model: FindAndModify,
-  filter: { _id: unknown } & Record<string, unknown>,
-  update: Record<string, unknown>,
-): Promise<boolean> {
-  return (await model.findOneAndUpdate(filter, update, { new: false }).lean()) !== null;
-}
-
-/** The one method updateById needs: any Mongoose model has it (whatever its generics). */
-interface FindAndModify {
-  findOneAndUpdate(
-    filter: Record<string, unknown>,
-    update: Record<string, unknown>,
-    options: { new: false },
-  ): { lean(): PromiseLike<unknown> };
-}
-
 /** True when the database answers a ping within the selection timeout. */
 export async function pingDb(): Promise<boolean> {
   const db = mongoose.connection.db;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
-import { updateById } from '../db';
 import { AppError } from '../errors';
 import { OrderKeyModel, type OrderKeyDoc } from '../models/order-keys';
 import { OrderModel, type OrderDoc } from '../models/order';
@@ -67,7 +66,7 @@ export async function withOrderKey(
       // A recovery pass gave the stock of a dead attempt back and barred its id: this key gets a
       // new order id (only if still on the old one), and the loop places it under that.
       const fresh = new Types.ObjectId().toHexString();
-      await updateById(OrderKeyModel, { _id: doc._id, orderId: doc.orderId }, { $set: { orderId: fresh } });
+      await OrderKeyModel.updateOne({ _id: doc._id, orderId: doc.orderId }, { $set: { orderId: fresh } });
       continue;
     }
     const abandoned = Date.now() - doc.createdAt.getTime() > WAIT_MS;
@@ -121,10 +120,10 @@ async function runAndStore(doc: OrderKeyDoc, place: (orderId: string) => Promise
           ...(err.details !== undefined ? { details: err.details } : {}),
         },
       };
-      await updateById(OrderKeyModel, { _id: doc._id }, { $set: { status: err.status, body } });
+      await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: err.status, body } });
     }
     throw err;
   }
-  await updateById(OrderKeyModel, { _id: doc._id }, { $set: { status: answer.status, body: answer.body } });
+  await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: answer.status, body: answer.body } });
   return answer;
 }

@@ -2,7 +2,6 @@ import Stripe from 'stripe';
 import { objectIdSchema, type OrderPaymentResult, type PaymentIntent } from '@motoparts/contracts';
 import type { Caller } from '../context';
 import { AppError } from '../errors';
-import { updateById } from '../db';
 import type { Logger } from '../logger';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { getOrderFor, markPaid, toOrder, type OrderRules } from './orders';
@@ -51,8 +50,7 @@ export async function createPaymentIntent(
     throw providerError(err);
   }
   if (!intent.client_secret) throw providerError(new Error('no client secret in the answer'));
-  await updateById(
-    OrderModel,
+  await OrderModel.updateOne(
     { _id: orderId },
     { $set: { paymentIntentId: intent.id, paymentIntentAmount: intent.amount } },
   );

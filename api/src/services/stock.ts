@@ -1,5 +1,4 @@
 import { Types } from 'mongoose';
-import { updateById } from '../db';
 import type { Logger } from '../logger';
 import { OrderModel, type OrderDoc } from '../models/order';
 import { OpenOrdersModel, OrderReleaseModel } from '../models/order-keys';
@@ -67,7 +66,7 @@ export async function flushJournal(): Promise<void> {
       const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
       redundant.delete(partId);
       try {
-        await updateById(PartModel, { _id: partId }, { $pullAll: { journal: [...marks] } });
+        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
       } catch (err) {
         // Put them back for the next flush (or the recovery pass finds them after a restart).
         forgetMarks(partId, [...marks]);
@@ -113,13 +112,13 @@ async function pruneOpenSlots(customer: string): Promise<boolean> {
     if (!order || !isOpen(order)) stale.push(id);
   }
   if (stale.length === 0) return false;
-  await updateById(OpenOrdersModel, { _id: customer }, { $pullAll: { open: stale } });
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
   return true;
 }
 
 /** Frees an order's slot (exact `_id` update; a missed one is pruned when it matters). */
 export async function releaseOpenSlot(customer: string, orderId: string): Promise<void> {
-  await updateById(OpenOrdersModel, { _id: customer }, { $pull: { open: orderId } });
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: orderId } });
 }
 
 /** Unpaid, pending and holding stock (or on its way to). */
@@ -160,8 +159,7 @@ export async function takeStock(order: Reservation): Promise<PartDoc | null> {
 /** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
 export async function undoTake(order: Reservation): Promise<void> {
   const mark = plusMark(String(order._id), order.qty);
-  await updateById(
-    PartModel,
+  await PartModel.updateOne(
     { _id: order.partsId, journal: mark },
     { $inc: { availableQty: order.qty }, $pull: { journal: mark } },
   );
@@ -170,8 +168,7 @@ export async function undoTake(order: Reservation): Promise<void> {
 /** Gives a releasing order's pieces back once: the update also records `-id`, and needs it absent. */
 export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
   const mark = minusMark(String(order._id), order.qty);
-  await updateById(
-    PartModel,
+  await PartModel.updateOne(
     { _id: order.partsId, journal: { $ne: mark } },
     { $inc: { availableQty: order.qty }, $push: { journal: mark } },
   );
@@ -183,7 +180,7 @@ export async function finishRelease(
 ): Promise<void> {
   const id = String(order._id);
   if (order.releaseTo === 'expired') {
-    await updateById(OrderModel, { _id: id }, { $set: { hold: 'released', status: 'expired' } });
+    await OrderModel.updateOne({ _id: id }, { $set: { hold: 'released', status: 'expired' } });
   } else {
     await OrderModel.deleteOne({ _id: id });
   }
@@ -374,12 +371,11 @@ export async function recoverOnce({
           if (!order && (idTime(id) > cutoff.getTime() || !(await voidOrder(id, part._id, qty)))) continue;
           // Only if `-id` is still absent in the same update: a cancellation that completed
           // since the journal was read has already given these pieces back.
-          const returned = await updateById(
-            PartModel,
+          const res = await PartModel.updateOne(
             { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
             { $inc: { availableQty: qty }, $pull: { journal: mark } },
           );
-          if (!returned) {
+          if (res.modifiedCount === 0) {
             // Nothing to give back after all (cancelled since the journal was read, or a crash
             // right after an earlier tombstone): no pieces of this id went back here, so no
             // insert needs barring, and a cancelled order must not leave a tombstone behind.
@@ -400,7 +396,7 @@ export async function recoverOnce({
       }
     }
     if (pull.length > 0) {
-      await updateById(PartModel, { _id: part._id }, { $pullAll: { journal: pull } });
+      await PartModel.updateOne({ _id: part._id }, { $pullAll: { journal: pull } });
       report.marksPulled += pull.length;
     }
   }

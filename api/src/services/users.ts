@@ -1,7 +1,6 @@
 import type { ProfileUpdate, TokenResponse, User } from '@motoparts/contracts';
 import type { UserRecord } from 'firebase-admin/auth';
 import type { Caller } from '../context';
-import { updateById } from '../db';
 import type { Env } from '../env';
 import { AppError } from '../errors';
 import { getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
@@ -157,7 +156,7 @@ export async function exchangeToken(
 
 /** Sign-out: every API token issued to this account so far stops working. */
 export async function endSessions(uid: string): Promise<void> {
-  await updateById(UserModel, { _id: uid }, { $inc: { sessionEpoch: 1 } });
+  await UserModel.updateOne({ _id: uid }, { $inc: { sessionEpoch: 1 } });
 }
 
 /** The caller's own record, or (for admins) the record of the account holding `email`. */
