@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './db';
 import { EnvError, loadEnv, productionProblems, type Env } from './env';
@@ -76,8 +77,13 @@ async function main(): Promise<void> {
     stopping = true;
     lifecycle.draining = true;
     logger.warn({ inFlight: lifecycle.inFlight }, `${signal}: draining`);
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // Stop accepting at once, but give the connections already accepted a moment before idle
+    // ones are closed: http.Server#close would drop them all at once, including sockets accepted
+    // just before the signal whose request has not been read yet (their clients saw a reset).
+    // Keep-alive connections with nothing to do go at the next sweep.
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    void closed.then(() => clearInterval(sweep));
     const timeout = new Promise<'timeout'>((resolve) =>
       setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref(),
     );

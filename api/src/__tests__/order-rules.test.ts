@@ -44,6 +44,18 @@ async function order(who: Account, partsId: string, qty = 100, headers: Record<s
   return call<Order & Err>(t.base, 'POST', '/order', { token: who.token, body: { partsId, qty }, headers });
 }
 
+/** The customer's order of `partsId` with its PaymentIntent opened (as the payment page does). */
+async function orderWithIntent(partsId: string) {
+  const placed = await order(customer, partsId);
+  const pi = await call(t.base, 'POST', '/create-payment-intent', {
+    token: customer.token,
+    body: { orderId: placed.body._id },
+  });
+  expect(pi.status).toBe(200);
+  const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
+  return { placed, intentId };
+}
+
 const postSucceeded = (orderId: string, amount: number, intentId: string) =>
   postSucceededWebhook(t, orderId, amount, intentId);
 
@@ -144,13 +156,7 @@ describe('cancelling and shipping', () => {
 
   it('cancelling an order with an open PaymentIntent cancels the intent at Stripe first', async () => {
     const partsId = await insertPart({ availableQty: 1000 });
-    const placed = await order(customer, partsId);
-    const pi = await call(t.base, 'POST', '/create-payment-intent', {
-      token: customer.token,
-      body: { orderId: placed.body._id },
-    });
-    expect(pi.status).toBe(200);
-    const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
+    const { placed, intentId } = await orderWithIntent(partsId);
     seen.length = 0;
     expect((await cancel(customer, placed.body._id)).status).toBe(200);
     expect(seen.map((s) => `${s.method} ${s.path}`)).toContain(`POST /v1/payment_intents/${intentId}/cancel`);
@@ -160,13 +166,7 @@ describe('cancelling and shipping', () => {
 
   it('cancelling an order whose payment already succeeded at Stripe: 409, the order stays and is paid', async () => {
     const partsId = await insertPart({ availableQty: 1000, price: 20 });
-    const placed = await order(customer, partsId);
-    const pi = await call(t.base, 'POST', '/create-payment-intent', {
-      token: customer.token,
-      body: { orderId: placed.body._id },
-    });
-    expect(pi.status).toBe(200);
-    const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
+    const { placed, intentId } = await orderWithIntent(partsId);
     // The customer pays (at Stripe) while the cancellation is on its way.
     succeeded.set(intentId, 200_000);
     seen.length = 0;
