@@ -3,6 +3,7 @@ import type { Order, OrderPaymentResult } from '@motoparts/contracts';
 import { OrderModel } from '../models/order';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { succeededEvent } from './support/stripe-proxy';
 
 type Err = { error: { code: string; message: string } };
 
@@ -26,24 +27,6 @@ async function newOrder(price = 12.5, qty = 100): Promise<Order> {
   const res = await call<Order>(t.base, 'POST', '/order', { token: customer.token, body: { partsId, qty } });
   expect(res.status).toBe(201);
   return res.body;
-}
-
-function succeededEvent(orderId: string, amount: number, intentId = 'pi_test_webhook_1'): string {
-  return JSON.stringify({
-    id: `evt_${Math.random().toString(36).slice(2)}`,
-    object: 'event',
-    type: 'payment_intent.succeeded',
-    data: {
-      object: {
-        id: intentId,
-        object: 'payment_intent',
-        amount,
-        currency: 'usd',
-        status: 'succeeded',
-        metadata: { orderId },
-      },
-    },
-  });
 }
 
 function postWebhook(payload: string, secret = t.env.STRIPE_WEBHOOK_SECRET, signature?: string) {

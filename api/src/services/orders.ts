@@ -102,7 +102,7 @@ async function reserveAndWrite(
   const tookNow = part !== null;
   if (!part) {
     const earlier = await PartModel.findById(input.partsId).lean<PartDoc>();
-    if (!earlier?.journal?.includes(mark)) throw await refusal(input);
+    if (!earlier?.journal?.includes(mark)) throw refusal(input, earlier);
     part = earlier;
   }
   const userName = (input.userName?.trim() || caller.name).slice(0, 120);
@@ -136,8 +136,7 @@ async function reserveAndWrite(
 }
 
 /** Why the conditional update took nothing: unknown part, below the minimum, or not enough stock. */
-async function refusal(input: OrderInput): Promise<AppError> {
-  const part = await PartModel.findById(input.partsId, { qty: 1, availableQty: 1 }).lean<PartDoc>();
+function refusal(input: OrderInput, part: PartDoc | null): AppError {
   if (!part) return AppError.notFound('Part');
   if (input.qty < part.qty) {
     return AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [

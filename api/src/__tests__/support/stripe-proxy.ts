@@ -74,9 +74,9 @@ export async function startStripeProxy(
 
 const signer = new Stripe('sk_test_123'); // only to sign webhook payloads, as Stripe does
 
-/** Posts a signed `payment_intent.succeeded` for the order, as Stripe would. */
-export function postSucceededWebhook(t: TestApp, orderId: string, amount: number, intentId: string) {
-  const payload = JSON.stringify({
+/** The JSON body of a `payment_intent.succeeded` event for the order, as Stripe sends it. */
+export function succeededEvent(orderId: string, amount: number, intentId = 'pi_test_webhook_1'): string {
+  return JSON.stringify({
     id: `evt_${Math.random().toString(36).slice(2)}`,
     object: 'event',
     type: 'payment_intent.succeeded',
@@ -91,6 +91,11 @@ export function postSucceededWebhook(t: TestApp, orderId: string, amount: number
       },
     },
   });
+}
+
+/** Posts a signed `payment_intent.succeeded` for the order, as Stripe would. */
+export function postSucceededWebhook(t: TestApp, orderId: string, amount: number, intentId: string) {
+  const payload = succeededEvent(orderId, amount, intentId);
   return call(t.base, 'POST', '/webhooks/stripe', {
     raw: payload,
     headers: {
