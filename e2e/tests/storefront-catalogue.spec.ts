@@ -204,6 +204,36 @@ test('a link low on a page opens the next page at its top; Back returns to where
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 50);
 });
 
+test('a link followed while a search is still pausing opens that page; the late search does not pull the visitor back', async ({
+  page,
+}) => {
+  const part = await makePart(`${RUN} Brake Bleeder Kit`, { category: 'tools' });
+  // The sign-in remote arrives slowly: the router commits the move to /login as a transition,
+  // so the catalogue stays on screen (and mounted) for longer than the search's pause.
+  const config = (await (await page.request.get('/config.json')).json()) as {
+    remotes: { auth: string };
+  };
+  await page.route(`${config.remotes.auth}**`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto('/');
+  await openCatalogue(page);
+  await searchBox(page).fill(part.name);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Login', exact: true })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+  // Long past the pause: still on the login page, and Back leads to the catalogue as it was left.
+  await page.waitForTimeout(1_000);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'All parts, tools and gear' })).toBeVisible();
+  await expect(page).not.toHaveURL(/[?&]q=/);
+});
+
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useHref, useLocation, useSearchParams } from 'react-router-dom';
 import {
   CATEGORY_LABELS,
   PART_CATEGORIES,
@@ -241,6 +241,9 @@ export default function CataloguePage() {
     setTyped(state.q);
   }
   const settled = useDebounced(typed, SEARCH_DEBOUNCE_MS);
+  // This page's own address (with any router basename), to tell whether the shopper is still here.
+  const { pathname } = useLocation();
+  const ownPath = useHref({ pathname });
   const [category, setCategory] = useShownValue(state.category);
   const [sort, setSort] = useShownValue(state.sort);
   const [inStock, setInStock] = useShownValue(state.inStock);
@@ -255,6 +258,10 @@ export default function CataloguePage() {
   useEffect(() => {
     const q = settled.trim().slice(0, MAX_QUERY);
     if (q === state.q) return;
+    // A link followed during the pause (Dashboard, a card) has already moved the address, but the
+    // router commits it as a transition, so this page is still mounted while the next one loads:
+    // a late search must not navigate back here and undo the shopper's click.
+    if (window.location.pathname !== ownPath) return;
     setLastUrlQ(q);
     // Typing replaces the history entry: Back leaves the catalogue instead of undoing letters.
     update({ q }, { replace: true });
