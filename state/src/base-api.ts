@@ -86,12 +86,3 @@ export const baseApi = createApi({
   tagTypes: TAG_TYPES,
   endpoints: () => ({}),
 });
-
-/** Message to show for a failed call: the API's own message when it sent one. */
-export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
-  if (error && typeof error === 'object' && 'data' in error) {
-    const data = (error as { data?: { error?: { message?: unknown } } }).data;
-    if (typeof data?.error?.message === 'string') return data.error.message;
-  }
-  return fallback;
-}

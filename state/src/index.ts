@@ -1,5 +1,6 @@
 export * from './runtime-config';
 export * from './auth-slice';
+export * from './api-error';
 export * from './base-api';
 export * from './cache-tags';
 export * from './dialog';
@@ -8,3 +9,5 @@ export * from './store';
 export * from './parts-api';
 export * from './styles';
 export * from './remote-loader';
+export * from './remote-boundary';
+export * from './routes';

@@ -1,0 +1,15 @@
+/**
+ * One page a remote renders. Each remote keeps its own table (`src/app/routes.ts`, exported as
+ * `@motoparts/<remote>/routes`); the shell builds its router from those tables, so a path and
+ * its title are written once, by the team that owns the page.
+ */
+export interface RemoteRoute {
+  /** A react-router path (`/purchase/:id`, `/dashboard/*`). */
+  path: string;
+  /** The page's name in the browser tab: "<title> - MotoParts". */
+  title: string;
+  /** The exposed module (the remote's webpack `exposes` key, without `./`) that renders it. */
+  module: string;
+  /** Only for signed-in visitors: others are sent to /login and brought back afterwards. */
+  protected?: boolean;
+}
