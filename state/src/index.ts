@@ -4,6 +4,7 @@ export * from './api-error';
 export * from './base-api';
 export * from './cache-tags';
 export * from './dialog';
+export * from './format';
 export * from './scroll-restoration';
 export * from './store';
 export * from './parts-api';
