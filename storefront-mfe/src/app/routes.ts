@@ -1,0 +1,13 @@
+import type { RemoteRoute } from '@motoparts/state';
+
+/** The storefront's pages; `module` names its exposed module. The shell builds its router from this. */
+export const routes: RemoteRoute[] = [
+  { path: '/', title: 'Home', module: 'HomePage' },
+  { path: '/home', title: 'Home', module: 'HomePage' },
+  { path: '/purchase', title: 'Home', module: 'HomePage' },
+  { path: '/parts', title: 'Parts', module: 'CataloguePage' },
+  { path: '/blogs', title: 'Blogs', module: 'BlogsPage' },
+  { path: '/reviews', title: 'Reviews', module: 'ReviewsPage' },
+  { path: '/myPortfolio', title: 'My Portfolio', module: 'PortfolioPage' },
+  { path: '/purchase/:id', title: 'Purchase', module: 'PurchasePage', protected: true },
+];
