@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildFerretDB } from './ferretdb-build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
@@ -139,19 +140,30 @@ export async function stopAll() {
   await Promise.all([...children].reverse().map((c) => stopChild(c)));
 }
 
-/** Builds FerretDB and stripe-mock from our Go module when the binaries are missing. */
+/**
+ * Builds FerretDB (patched: see ferretdb-build.mjs) and stripe-mock from our Go module when a
+ * binary is missing or FerretDB's version or patches changed.
+ */
 export function ensureTools() {
-  const wanted = ['ferretdb', 'stripe-mock'];
-  if (wanted.every((b) => existsSync(path.join(TOOLS_BIN, b)))) return;
-  log('tools', 'building FerretDB and stripe-mock from tools/ (first run only, ~2 min cold)…');
-  mkdirSync(TOOLS_BIN, { recursive: true });
-  const res = spawnSync(
-    'go',
-    ['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock', './cmd/ferretdb'],
-    { cwd: path.join(ROOT, 'tools'), stdio: 'inherit' },
-  );
-  if (res.status !== 0) throw new Error('go build of tools/ failed (see output above)');
-  log('tools', 'built .tools/bin/ferretdb and .tools/bin/stripe-mock');
+  const toolsDir = path.join(ROOT, 'tools');
+  if (!existsSync(path.join(TOOLS_BIN, 'stripe-mock'))) {
+    log('tools', 'building stripe-mock from tools/ (first run only, ~1 min cold)…');
+    mkdirSync(TOOLS_BIN, { recursive: true });
+    const res = spawnSync('go', ['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock'], {
+      cwd: toolsDir,
+      stdio: 'inherit',
+    });
+    if (res.status !== 0) throw new Error('go build of stripe-mock failed (see output above)');
+    log('tools', 'built .tools/bin/stripe-mock');
+  }
+  const built = buildFerretDB({
+    toolsDir,
+    binDir: TOOLS_BIN,
+    workDir: path.join(ROOT, '.tools', 'ferretdb-src'),
+    onBuild: () =>
+      log('tools', 'building FerretDB from tools/ with our patches (first run only, ~1 min cold)…'),
+  });
+  if (built) log('tools', 'built .tools/bin/ferretdb');
 }
 
 /**
