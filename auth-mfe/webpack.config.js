@@ -1,4 +1,4 @@
-const { createConfig } = require('../scripts/webpack-config.cjs');
+const { createConfig } = require('../scripts/webpack/index.cjs');
 
 module.exports = createConfig({
   dir: __dirname,
@@ -6,9 +6,9 @@ module.exports = createConfig({
   port: 3002,
   title: 'MotoParts sign-in (standalone)',
   exposes: {
-    './LoginPage': './src/pages/login-page.tsx',
-    './SignupPage': './src/pages/signup-page.tsx',
-    './LoginCard': './src/components/login-card.tsx',
-    './session': './src/session.ts',
+    './LoginPage': './src/features/sign-in/pages/login-page.tsx',
+    './SignupPage': './src/features/sign-in/pages/signup-page.tsx',
+    './LoginCard': './src/features/sign-in/components/login-card.tsx',
+    './session': './src/features/session/index.ts',
   },
 });

@@ -1,4 +1,4 @@
-const { createConfig } = require('../scripts/webpack-config.cjs');
+const { createConfig } = require('../scripts/webpack/index.cjs');
 
 module.exports = createConfig({
   dir: __dirname,
@@ -6,6 +6,6 @@ module.exports = createConfig({
   port: 3003,
   title: 'MotoParts dashboard (standalone)',
   exposes: {
-    './DashboardApp': './src/dashboard-app.tsx',
+    './DashboardApp': './src/app/dashboard-app.tsx',
   },
 });

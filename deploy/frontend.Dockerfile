@@ -8,8 +8,16 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/package.json contracts/
 COPY state/package.json state/
 COPY ${WORKSPACE}/package.json ${WORKSPACE}/
+# The shell builds its router from each remote's route table (`@motoparts/<remote>/routes`, a
+# data file): every image carries the three tables and their package.json, never a remote's code.
+COPY storefront-mfe/package.json storefront-mfe/
+COPY auth-mfe/package.json auth-mfe/
+COPY dashboard-mfe/package.json dashboard-mfe/
 RUN npm ci --workspace ${WORKSPACE} --ignore-scripts --no-audit --no-fund
-COPY scripts/webpack-config.cjs scripts/prerender.cjs scripts/index.html scripts/
+COPY scripts/webpack scripts/webpack
+COPY storefront-mfe/src/app/routes.ts storefront-mfe/src/app/
+COPY auth-mfe/src/app/routes.ts auth-mfe/src/app/
+COPY dashboard-mfe/src/app/routes.ts dashboard-mfe/src/app/
 COPY contracts contracts
 COPY state state
 COPY ${WORKSPACE} ${WORKSPACE}

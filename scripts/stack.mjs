@@ -73,14 +73,7 @@ function isStale(ws) {
   const stamp = path.join(ROOT, ws, 'dist', 'index.html');
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  const inputs = [
-    ws,
-    'state',
-    'contracts',
-    'scripts/webpack-config.cjs',
-    'scripts/prerender.cjs',
-    'scripts/index.html',
-  ].map((p) => path.join(ROOT, p));
+  const inputs = [ws, 'state', 'contracts', 'scripts/webpack'].map((p) => path.join(ROOT, p));
   return inputs.some(
     (p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built,
   );
@@ -194,7 +187,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
   // of uncollected garbage; the catalogue cache of 10,000 parts needs a few MB.
   const api = run('api', 'node', ['--max-old-space-size=128', path.join(ROOT, 'api', 'dist', 'server.js')], {
     // Development mode on the loopback interface only: this stack runs the auth emulator and
-    // stripe-mock, which a production API refuses (api/src/env.ts, productionProblems).
+    // stripe-mock, which a production API refuses (api/src/lib/env.ts, productionProblems).
     env: { ...apiEnv, PORT: String(p.api), HOST: '127.0.0.1', NODE_ENV: env.NODE_ENV ?? 'development' },
     quiet,
   });

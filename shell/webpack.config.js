@@ -1,5 +1,5 @@
 const CopyPlugin = require('copy-webpack-plugin');
-const { createConfig } = require('../scripts/webpack-config.cjs');
+const { createConfig } = require('../scripts/webpack/index.cjs');
 
 const base = createConfig({
   dir: __dirname,
@@ -7,12 +7,12 @@ const base = createConfig({
   port: 3000,
   title: 'MotoParts',
   // index.html paints the top bar and the storefront's hero before any script runs.
-  firstScreen: 'src/first-screen.tsx',
+  firstScreen: 'src/first-screen/first-screen.tsx',
 });
 
 module.exports = (env, argv) => {
   const config = base(env, argv);
   // The shell inlines its stylesheet; remotes running standalone link this copy (state/standalone).
-  config.plugins.push(new CopyPlugin({ patterns: [{ from: 'src/shell.css', to: 'site.css' }] }));
+  config.plugins.push(new CopyPlugin({ patterns: [{ from: 'src/styles/shell.css', to: 'site.css' }] }));
   return config;
 };

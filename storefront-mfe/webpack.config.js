@@ -1,4 +1,4 @@
-const { createConfig } = require('../scripts/webpack-config.cjs');
+const { createConfig } = require('../scripts/webpack/index.cjs');
 
 module.exports = createConfig({
   dir: __dirname,
@@ -6,14 +6,14 @@ module.exports = createConfig({
   port: 3001,
   title: 'MotoParts storefront (standalone)',
   exposes: {
-    './HomePage': './src/pages/home-page.tsx',
-    './ReviewsPage': './src/pages/reviews-page.tsx',
-    './BlogsPage': './src/pages/blogs-page.tsx',
-    './PortfolioPage': './src/pages/portfolio-page.tsx',
-    './PurchasePage': './src/pages/purchase-page.tsx',
-    './CataloguePage': './src/pages/catalogue-page.tsx',
+    './HomePage': './src/features/home/pages/home-page.tsx',
+    './ReviewsPage': './src/features/reviews/pages/reviews-page.tsx',
+    './BlogsPage': './src/features/blogs/pages/blogs-page.tsx',
+    './PortfolioPage': './src/features/portfolio/pages/portfolio-page.tsx',
+    './PurchasePage': './src/features/purchase/pages/purchase-page.tsx',
+    './CataloguePage': './src/features/catalogue/pages/catalogue-page.tsx',
   },
   // The hero and its stylesheet, for the shell's index.html to paint before any script runs
-  // (src/prerender/home.tsx → prerender/home.html, prerender/hero.css).
-  prerender: { 'prerender/': 'src/prerender/home.tsx' },
+  // (src/features/home/prerender.tsx → prerender/home.html, prerender/hero.css).
+  prerender: { 'prerender/': 'src/features/home/prerender.tsx' },
 });

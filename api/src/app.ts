@@ -1,43 +1,101 @@
-import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps, AppState } from './context';
-import { catalogCacheTtlMs } from './env';
-import { configureCatalogCache } from './lib/catalog-cache';
-import { createRateLimits } from './lib/rate-limits';
+import type Stripe from 'stripe';
+import { healthRoutes } from './health/routes';
+import { jsonBody } from './http/body';
+import type { AppState } from './http/context';
+import { cors } from './http/cors';
+import { errorHandler } from './http/errors';
+import { sendTaggedJson } from './http/etag';
+import { ApiRoutes } from './http/openapi';
+import { requestLog } from './http/request-log';
+import { taggedJson } from './lib/catalog-cache';
+import { catalogCacheTtlMs, type Env } from './lib/env';
 import { trackRequests } from './lib/lifecycle';
+import type { Logger } from './lib/logger';
+import { createRateLimits, type RateLimits } from './lib/rate-limits';
 import { createStripe } from './lib/stripe';
-import { jsonBody } from './middleware/body';
-import { cors } from './middleware/cors';
-import { errorHandler } from './middleware/errors';
-import { requestLog } from './middleware/request-log';
-import { healthRoutes } from './routes/health';
-import { orderRoutes } from './routes/orders';
-import { partRoutes } from './routes/parts';
-import { reviewRoutes } from './routes/reviews';
-import { userRoutes } from './routes/users';
-import { partCatalog } from './services/catalog';
+import { orderRoutes } from './orders/routes';
+import { catalogueFor, type PartCatalogue } from './parts/catalogue';
+import { partRoutes } from './parts/routes';
+import { paymentRoutes } from './payments/routes';
+import { ReviewPages } from './reviews/service';
+import { reviewRoutes } from './reviews/routes';
+import { userRoutes } from './users/routes';
+
+export interface AppDeps {
+  env: Env;
+  logger: Logger;
+  /**
+   * The parts catalogue and its cache. The server passes the one it warms before reporting
+   * ready; without it the app makes its own. Never shared between apps.
+   */
+  catalogue?: PartCatalogue;
+}
+
+/** What the resources' routes get: the app's configuration and its per-app services. */
+export interface RouteDeps {
+  env: Env;
+  limits: RateLimits;
+  stripe: Stripe;
+  catalogue: PartCatalogue;
+  reviewPages: ReviewPages;
+}
+
+/** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */
+const RAW_BODY_PATHS = { '/webhooks/stripe': 512 * 1024 };
+
+/** Every route of the API, registered on one router and documented in one OpenAPI document. */
+export function createRoutes({ env, catalogue = catalogueFor(env) }: AppDeps): ApiRoutes {
+  const routes = new ApiRoutes({
+    title: 'MotoParts API',
+    version: '1.0.0',
+    description:
+      'The shop API behind the MotoParts front ends. Errors always answer `{ "error": { "code", "message", "details"? } }`.',
+  });
+  const deps: RouteDeps = {
+    env,
+    limits: createRateLimits(env),
+    stripe: createStripe(env),
+    catalogue,
+    reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
+  };
+  healthRoutes(routes);
+  partRoutes(routes, deps);
+  orderRoutes(routes, deps);
+  paymentRoutes(routes, deps);
+  reviewRoutes(routes, deps);
+  userRoutes(routes, deps);
+
+  // Last, so the document it serves lists every route (itself included).
+  let document: ReturnType<typeof taggedJson> | undefined;
+  routes.section('meta').get(
+    '/openapi.json',
+    {
+      summary: 'This API, as an OpenAPI 3.1 document',
+      ok: { description: 'The document.', headers: ['ETag', 'Cache-Control'], revalidates: true },
+      noDatabase: true,
+    },
+    async (ctx) => {
+      document ??= taggedJson(routes.openApi());
+      // Changes only with a new version of the API: reusable for a while without asking.
+      sendTaggedJson(ctx, document, 'public, max-age=300');
+    },
+  );
+  return routes;
+}
 
 /** The Koa app with every route; connecting the database is the caller's job (see server.ts). */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { env, logger } = deps;
   const app = new Koa<AppState>({ proxy: env.NODE_ENV === 'production' });
   app.silent = true; // errors are logged by our own middleware, with the request id
-  const router = new Router<AppState>();
-  configureCatalogCache(catalogCacheTtlMs(env));
-  partCatalog.configure(catalogCacheTtlMs(env));
-
-  const routeDeps = { ...deps, limits: createRateLimits(env) };
-  healthRoutes(router);
-  partRoutes(router, routeDeps);
-  orderRoutes(router, routeDeps, createStripe(env));
-  reviewRoutes(router, routeDeps);
-  userRoutes(router, routeDeps);
+  const { router } = createRoutes(deps);
 
   app.use(trackRequests());
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));
-  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: { '/webhooks/stripe': 512 * 1024 } }));
+  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,8 +1,8 @@
-import { connectDb, disconnectDb } from './db';
-import { EnvError, loadEnv } from './env';
+import { connectDb, disconnectDb } from './lib/db';
+import { EnvError, loadEnv } from './lib/env';
 import { DEMO_ACCOUNTS, seedAuthAccounts, seedDatabase } from './seed';
 
-/** `node api/dist/seed-cli.js` — run before the API starts (docs/architecture.md: one writer per embedded DB). */
+/** `node api/dist/seed-cli.js` — run before the API starts (one writer per embedded database: docs/architecture.md). */
 async function main(): Promise<void> {
   const env = loadEnv();
   await connectDb(env);

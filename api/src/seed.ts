@@ -1,10 +1,10 @@
 import type { PartCategory } from '@motoparts/contracts';
-import type { Env } from './env';
+import type { Env } from './lib/env';
 import { firebaseAuth } from './lib/firebase';
 import { toCents } from './lib/money';
-import { PartModel } from './models/part';
-import { ReviewModel } from './models/review';
-import { UserModel } from './models/user';
+import { PartModel } from './parts/model';
+import { ReviewModel } from './reviews/model';
+import { UserModel } from './users/model';
 
 export interface SeedPart {
   slug: string;

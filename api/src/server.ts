@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { createApp } from './app';
-import { connectDb, disconnectDb } from './db';
-import { EnvError, loadEnv, productionProblems, type Env } from './env';
+import { connectDb, disconnectDb } from './lib/db';
+import { EnvError, loadEnv, productionProblems, type Env } from './lib/env';
 import { lifecycle } from './lib/lifecycle';
+import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
-import { createLogger } from './logger';
-import { partCatalog } from './services/catalog';
-import { startOrderJobs, type OrderJobs } from './services/order-jobs';
+import { startOrderJobs, type OrderJobs } from './orders/jobs';
+import { catalogueFor } from './parts/catalogue';
 
 function readEnv(): Env {
   try {
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   if (env.NODE_ENV === 'production' && env.ALLOW_LOCAL_SERVICES) {
     logger.warn('ALLOW_LOCAL_SERVICES=1: a demo; local stand-ins for Firebase Auth and Stripe are allowed');
   }
-  const app = createApp({ env, logger });
+  const catalogue = catalogueFor(env);
+  const app = createApp({ env, logger, catalogue });
   const server = app.listen(env.PORT, env.HOST);
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.fatal(
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
     const started = Date.now();
     try {
-      await partCatalog.warm();
+      await catalogue.warm();
       logger.info({ ms: Date.now() - started }, 'catalogue loaded');
     } catch (err) {
       // Not fatal: the catalogue then loads on the first read, as it would after an invalidation.

@@ -66,7 +66,7 @@ const baseEnv = {
 const baselineServer = buildBaseline(path.join(tmp, 'baseline'));
 const currentServer = path.join(root, 'api/dist/server.js');
 
-const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
+const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));
 const apiEnv = loadEnv(baseEnv);
 const customer = (i) => ({
   uid: `bench-order-${i}`,

@@ -145,7 +145,7 @@ try {
   await mongoose.disconnect();
   const pages = Math.ceil(SCALE.parts / 24);
 
-  const { loadEnv } = require(path.join(root, 'api/dist/env.js'));
+  const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
   const apiEnv = loadEnv(baseEnv);
   const benchUserToken = signApiToken(apiEnv, {

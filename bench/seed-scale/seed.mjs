@@ -61,9 +61,9 @@ function mulberry32(seed) {
 
 export function loadApiModels() {
   const mongoose = requireApi('mongoose');
-  const { PartModel } = requireApi('./dist/models/part.js');
-  const { UserModel } = requireApi('./dist/models/user.js');
-  const { OrderModel } = requireApi('./dist/models/order.js');
+  const { PartModel } = requireApi('./dist/parts/model.js');
+  const { UserModel } = requireApi('./dist/users/model.js');
+  const { OrderModel } = requireApi('./dist/orders/model.js');
   return { mongoose, PartModel, UserModel, OrderModel };
 }
 

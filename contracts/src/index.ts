@@ -16,7 +16,7 @@ if ('document' in globalThis) z.config({ jitless: true });
 
 // ---------- shared primitives ----------
 
-export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/i, 'must be a 24-character hex id');
+export const objectIdSchema = z.string().regex(/^[a-fA-F0-9]{24}$/, 'must be a 24-character hex id');
 
 /**
  * Control characters (C0, DEL, C1) ring bells, rewrite terminals and hide text in the admin's
@@ -47,7 +47,6 @@ const longText = (max: number) =>
     .trim()
     .min(1, 'is required')
     .max(max);
-const optionalText = (max: number) => line().trim().max(max).default('');
 const httpUrl = line()
   .trim()
   .max(2048)
@@ -62,10 +61,13 @@ export const imageUrlSchema = line()
   .regex(/^(https?:\/\/\S+|\/(?!\/)[A-Za-z0-9._~\-/]+)$/i, 'must be an http(s) URL or a /path on this site');
 /** A count of pieces: an integer, never negative, bounded so sums cannot overflow. */
 const count = z.number().int('must be an integer').min(0).max(10_000_000);
-/** Dollars with at most two decimals; stored as integer cents on the server. */
+/**
+ * Dollars with at most two decimals; stored as integer cents on the server. At least one cent,
+ * which with two decimals is the same as "more than 0" but is a limit a form can name.
+ */
 const dollars = z
   .number()
-  .positive()
+  .min(0.01)
   .max(1_000_000)
   .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
     message: 'must have at most two decimals',
@@ -181,8 +183,8 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 /**
- * POST /order. The spec's payload (partsId, Parts, user, userName, qty, price) is accepted, but
- * Parts and price are recomputed from the part and user must be the caller.
+ * POST /order. The original client's payload (partsId, Parts, user, userName, qty, price) is
+ * accepted, but Parts and price are recomputed from the part and user must be the caller.
  */
 export const orderInputSchema = z.object({
   partsId: objectIdSchema,
@@ -226,7 +228,7 @@ export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 
 /**
  * A public review shows who wrote it by display name only: reviewers' email addresses are never
- * published (the SPEC's `email` field is what the client sends, and it stays private).
+ * published (the `email` a client may send with a review stays private).
  */
 export const reviewSchema = z.object({
   _id: z.string(),
@@ -250,28 +252,30 @@ export type ReviewInput = z.infer<typeof reviewInputSchema>;
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** The characters a phone number may hold, as the profile forms and the API's message name them. */
+export const PHONE_CHARACTERS = 'digits, spaces and + ( ) - .';
+export const PHONE_PATTERN = /^[0-9+()\-.\s]*$/;
+
+/** The profile's free-text fields (education, location). */
+const profileText = () => line().trim().max(200);
+const phone = () => line().trim().max(40).regex(PHONE_PATTERN, `must contain only ${PHONE_CHARACTERS}`);
+/** Empty (no profile link) or an http(s) URL. */
+const profileLink = () => z.union([z.literal(''), httpUrl]);
+
 export const profileFieldsSchema = z.object({
-  education: optionalText(200),
-  location: optionalText(200),
-  phone: line()
-    .trim()
-    .max(40)
-    .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
-    .default(''),
-  linkedin: z.union([z.literal(''), httpUrl]).default(''),
+  education: profileText().default(''),
+  location: profileText().default(''),
+  phone: phone().default(''),
+  linkedin: profileLink().default(''),
 });
 export type ProfileFields = z.infer<typeof profileFieldsSchema>;
 
 /** PUT /userInfo/:email: any subset of the profile fields; fields not sent are left unchanged. */
 export const profileUpdateSchema = z.object({
-  education: line().trim().max(200).optional(),
-  location: line().trim().max(200).optional(),
-  phone: line()
-    .trim()
-    .max(40)
-    .regex(/^[0-9+()\-.\s]*$/, 'must contain only digits, spaces and + ( ) - .')
-    .optional(),
-  linkedin: z.union([z.literal(''), httpUrl]).optional(),
+  education: profileText().optional(),
+  location: profileText().optional(),
+  phone: phone().optional(),
+  linkedin: profileLink().optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

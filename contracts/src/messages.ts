@@ -1,10 +1,10 @@
 /**
- * The SPEC's exact user-facing texts and business constants, free of zod so that light pages
- * (the storefront's home page) can import them without pulling the schema library into their
- * first load. `index.ts` re-exports everything here.
+ * The exact user-facing texts of docs/product.md and the business constants, free of zod so
+ * that light pages (the storefront's home page) can import them without pulling the schema
+ * library into their first load. `index.ts` re-exports everything here.
  */
 
-/** The text the spec gives for an admin trying to buy (docs/product.md). */
+/** What an admin who tries to buy is told (docs/product.md). */
 export const ADMIN_CANNOT_ORDER = 'As an admin You can not order any product.';
 export const MIN_ORDER_QTY = 100;
 

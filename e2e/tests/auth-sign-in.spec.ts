@@ -18,7 +18,7 @@ test.describe('login form', () => {
     await expect(page).toHaveURL(/\/signup$/);
   });
 
-  test('gives every SPEC validation message', async ({ page }) => {
+  test('gives every validation message of docs/product.md', async ({ page }) => {
     await page.goto('/login');
     await submit(page, 'Login');
     await expect(page.getByText('email required', { exact: true })).toBeVisible();
@@ -87,7 +87,7 @@ test.describe('sign up', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('gives every SPEC validation message', async ({ page }) => {
+  test('gives every validation message of docs/product.md', async ({ page }) => {
     await page.goto('/signup');
     await submit(page, 'Sign Up');
     await expect(page.getByText('name required', { exact: true })).toBeVisible();

@@ -92,7 +92,7 @@ test('an order placed through the API shows in My Order and cancelling it (confi
   await expect(api('GET', `/order/${order._id}`, me.token)).rejects.toThrow(/404/);
 });
 
-test('Add Review: email is the user’s and read-only, every field required, then the spec’s toast', async ({
+test('Add Review: email is the user’s and read-only, every field required, then the Add Product toast', async ({
   page,
 }) => {
   const me = await newCustomer(page);

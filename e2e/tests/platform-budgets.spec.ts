@@ -4,8 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
 
 /**
- * Issue 8 budgets for a cold load of the home page, checked on deterministic figures only
- * (bytes, counts, headers), never on timings: the machine is shared and noisy.
+ * The budgets of docs/architecture.md#performance-and-benchmarks for a cold load of the home
+ * page, checked on deterministic figures only (bytes, counts, headers), never on timings: the
+ * machine is shared and noisy.
  */
 const KB = 1024;
 const BUDGET = {

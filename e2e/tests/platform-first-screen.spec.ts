@@ -1,10 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 
 /**
- * Issue 8, home LCP: index.html carries the first screen (the shell's top bar and styles, and
- * the storefront's prerendered hero through a server-side include), so the largest paint does
- * not wait for JavaScript. Checked on what is deterministic: what the HTML holds, what paints
- * with every script blocked, and that React renders the very same markup afterwards.
+ * Home LCP (docs/architecture.md#performance-and-benchmarks): index.html carries the first
+ * screen (the shell's top bar and styles, and the storefront's prerendered hero through a
+ * server-side include), so the largest paint does not wait for JavaScript. Checked on what is
+ * deterministic: what the HTML holds, what paints with every script blocked, and that React
+ * renders the very same markup afterwards.
  */
 const HERO_HEADING = 'Motorcycle parts in bulk, straight from stock';
 

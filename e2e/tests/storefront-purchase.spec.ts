@@ -15,7 +15,7 @@ test.describe('purchase page', () => {
     await deletePart(part._id);
   });
 
-  test('shows the part and a stepper bounded by the minimum and the stock, with the SPEC messages', async ({
+  test('shows the part and a stepper bounded by the minimum and the stock, with the product’s refusal messages', async ({
     page,
   }) => {
     await riderSession(page);

@@ -6,5 +6,5 @@ new Promise<void>((resolve) => {
   requestAnimationFrame(() => setTimeout(resolve, 0));
   setTimeout(resolve, 50);
 })
-  .then(() => import('./bootstrap'))
+  .then(() => import('./app/bootstrap'))
   .catch((err: unknown) => console.error(err));

@@ -1,14 +1,17 @@
 import {
   createApi,
   fetchBaseQuery,
+  type BaseQueryApi,
   type BaseQueryFn,
   type FetchArgs,
   type FetchBaseQueryError,
   type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query/react';
-import { clearStoredSession, signedOut } from './auth-slice';
 import { TAG_TYPES } from './cache-tags';
 import { getConfig } from './runtime-config';
+import type { SessionThunkExtra } from './session/contract';
+import { selectToken, signedOut } from './session/slice';
+import type { AppDispatch, RootState } from './store';
 
 export interface ApiExtraOptions {
   /** docs/product.md: on My Order a 403 also signs the user out. Elsewhere a 403 is just "not allowed". */
@@ -17,15 +20,11 @@ export interface ApiExtraOptions {
   noRenewal?: boolean;
 }
 
-interface TokenHolder {
-  auth: { token: string | null };
-}
-
 const rawBaseQuery = fetchBaseQuery({
   // Resolved per request: the base URL comes from /config.json, loaded after this module.
   baseUrl: '',
   prepareHeaders: (headers, { getState }) => {
-    const token = (getState() as TokenHolder).auth.token;
+    const token = selectToken(getState() as RootState);
     // A call that brings its own credentials (the token exchange sends the Firebase ID token,
     // also while renewing a refused API token) keeps them.
     if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
@@ -34,26 +33,18 @@ const rawBaseQuery = fetchBaseQuery({
 });
 
 /**
- * Renews our short-lived API token from the Firebase session (the auth remote provides it through
- * the shell); resolves to the new token, or null when the session is over.
+ * Renews our short-lived API token through the store's session listeners (the auth remote does
+ * the work); resolves to the new token, or null when the session is over or cannot be renewed
+ * here (a store made without `makeStore`).
  */
-type SessionRenewer = () => Promise<string | null>;
-let renewer: SessionRenewer | null = null;
-let renewing: Promise<string | null> | null = null;
-
-export function setSessionRenewer(fn: SessionRenewer | null): void {
-  renewer = fn;
-}
-
-/** One renewal at a time: requests that fail together wait for the same new token. */
-export function renewSessionOnce(): Promise<string | null> {
-  if (!renewer) return Promise.resolve(null);
-  renewing ??= renewer()
-    .catch(() => null)
-    .finally(() => {
-      renewing = null;
-    });
-  return renewing;
+function renewSession(api: BaseQueryApi): Promise<string | null> {
+  const extra = api.extra as Partial<SessionThunkExtra> | undefined;
+  if (!extra?.renewSession) return Promise.resolve(null);
+  // RTK Query types the store loosely here; these are the store's own dispatch and state.
+  return extra.renewSession({
+    dispatch: api.dispatch as AppDispatch,
+    getState: api.getState as () => RootState,
+  });
 }
 
 const baseQuery: BaseQueryFn<
@@ -67,13 +58,13 @@ const baseQuery: BaseQueryFn<
   const request = typeof args === 'string' ? { url: args } : args;
   let result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
   // An expired token (a laptop woken after the renewal was due): renew once and retry.
-  const sentOurToken = (api.getState() as TokenHolder).auth.token !== null && !extraOptions?.noRenewal;
-  if (result.error?.status === 401 && sentOurToken && (await renewSessionOnce())) {
+  const sentOurToken = selectToken(api.getState() as RootState) !== null && !extraOptions?.noRenewal;
+  if (result.error?.status === 401 && sentOurToken && (await renewSession(api))) {
     result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
   }
   const status = result.error?.status;
   if (status === 401 || (status === 403 && extraOptions?.signOutOnForbidden)) {
-    clearStoredSession();
+    // The session listeners clear the stored session too.
     api.dispatch(signedOut());
   }
   return result;

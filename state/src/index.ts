@@ -1,5 +1,5 @@
 export * from './runtime-config';
-export * from './auth-slice';
+export * from './session';
 export * from './api-error';
 export * from './base-api';
 export * from './cache-tags';

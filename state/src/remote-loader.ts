@@ -1,12 +1,11 @@
+import type { RemoteName } from './runtime-config';
+
 /**
  * Lets one remote show another remote's exposed module (the storefront's home page shows the
  * auth remote's login card) without importing its source or bundling a second federation
  * runtime: the host registers how it loads remotes, and remotes ask through this shared kit.
  */
-export type RemoteModuleLoader = <T>(
-  remote: 'storefront' | 'auth' | 'dashboard',
-  module: string,
-) => Promise<T>;
+export type RemoteModuleLoader = <T>(remote: RemoteName, module: string) => Promise<T>;
 
 let loader: RemoteModuleLoader | undefined;
 
@@ -15,7 +14,7 @@ export function setRemoteLoader(next: RemoteModuleLoader): void {
 }
 
 /** Rejects when no host registered a loader (a remote running standalone). */
-export function loadRemoteModule<T>(remote: 'storefront' | 'auth' | 'dashboard', module: string): Promise<T> {
+export function loadRemoteModule<T>(remote: RemoteName, module: string): Promise<T> {
   if (!loader) return Promise.reject(new Error(`No host loads remote modules here (${remote}/${module})`));
   return loader<T>(remote, module);
 }

@@ -9,9 +9,12 @@ export interface FirebaseWebConfig {
   appId?: string;
 }
 
+/** The remotes the shell loads, by the names the config, the shell and the remotes use. */
+export type RemoteName = 'storefront' | 'auth' | 'dashboard';
+
 export interface RuntimeConfig {
   apiBaseUrl: string;
-  remotes: Record<'storefront' | 'auth' | 'dashboard', string>;
+  remotes: Record<RemoteName, string>;
   firebase: FirebaseWebConfig;
   /** Set when the Firebase Auth emulator stands in for Firebase (local mode). */
   firebaseAuthEmulatorUrl?: string;

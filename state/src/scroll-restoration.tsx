@@ -3,7 +3,7 @@ import { useLocation, useNavigationType } from 'react-router-dom';
 
 /**
  * React Router's <ScrollRestoration> needs its data router, which the shared router build leaves
- * out (it is most of react-router's size: scripts/webpack-config.cjs), so this is the same
+ * out (it is most of react-router's size: scripts/webpack/slim/react-router.mjs), so this is the same
  * behaviour for <BrowserRouter>:
  * - a click to another page (push or replace to a new path) opens it at its top, or at its
  *   `#hash` target (below the sticky top bar, through `scroll-padding-top` in the site's CSS);

@@ -7,9 +7,10 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter, Link } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { readStoredSession, signedIn, signedOut } from './auth-slice';
 import { loadConfig } from './runtime-config';
 import { ScrollRestoration } from './scroll-restoration';
+import type { LoadSessionModule } from './session/contract';
+import { restoreRequested } from './session/slice';
 import { makeStore } from './store';
 
 /** The shell's shared stylesheet (design tokens, .btn, .card …), which the shell inlines. */
@@ -21,12 +22,24 @@ function linkSiteStyles(shellUrl: string | undefined): void {
   document.head.appendChild(link);
 }
 
-export async function mountStandalone(name: string, routes: ReactNode): Promise<void> {
+export interface StandaloneOptions {
+  /**
+   * The session's Firebase side (the auth remote passes its own `session` module). Other remotes
+   * have no host to load it from: their pages run on the stored session, and signing out or a
+   * refused token ends it locally.
+   */
+  loadSessionModule?: LoadSessionModule;
+}
+
+export async function mountStandalone(
+  name: string,
+  routes: ReactNode,
+  { loadSessionModule }: StandaloneOptions = {},
+): Promise<void> {
   const config = await loadConfig();
   linkSiteStyles(config.shellUrl);
-  const store = makeStore();
-  const session = readStoredSession();
-  store.dispatch(session ? signedIn(session) : signedOut());
+  const store = makeStore({ loadSessionModule });
+  store.dispatch(restoreRequested());
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing');
   createRoot(container).render(

@@ -1,2 +1,2 @@
 // Async boundary: lets Module Federation negotiate the shared singletons before React loads.
-import('./bootstrap');
+import('./app/bootstrap');

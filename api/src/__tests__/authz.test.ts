@@ -1,5 +1,5 @@
 import type { Order } from '@motoparts/contracts';
-import { UserModel } from '../models/user';
+import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 

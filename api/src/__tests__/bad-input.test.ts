@@ -1,7 +1,7 @@
 import type { Order } from '@motoparts/contracts';
-import { PartModel } from '../models/part';
-import { ReviewModel } from '../models/review';
-import { UserModel } from '../models/user';
+import { PartModel } from '../parts/model';
+import { ReviewModel } from '../reviews/model';
+import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 

@@ -1,9 +1,9 @@
 import type { Order, Part, Review } from '@motoparts/contracts';
 import { partListQuerySchema } from '@motoparts/contracts';
-import { CatalogCache, catalogWriteScope, type Loaded } from '../lib/catalog-cache';
-import { partCatalog } from '../services/catalog';
-import { listParts } from '../services/parts';
-import { PartModel } from '../models/part';
+import { CatalogCache, type Loaded } from '../lib/catalog-cache';
+import { PartCatalogue } from '../parts/catalogue';
+import { catalogWriteScope, PartModel } from '../parts/model';
+import { listParts } from '../parts/service';
 import { seedDatabase } from '../seed';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type Res, type TestApp } from './support/harness';
@@ -256,12 +256,47 @@ describe('in-memory catalogue', () => {
       { q: 'grade' },
       { q: 'ALPHA', inStock: 'false', sort: '-name', limit: '2' },
     ];
+    // A catalogue of its own (each app has one), reading the same database as the app.
+    const partCatalog = new PartCatalogue({ ttlMs: Infinity });
     for (const raw of queries) {
       const query = partListQuerySchema.parse(raw);
       const fromDb = await listParts(query);
       const fromMemory = await partCatalog.list(query);
       expect({ raw, ...fromMemory }).toEqual({ raw, ...fromDb });
     }
+  });
+});
+
+describe('one catalogue per app', () => {
+  const qtyIn = (entry: { body: Buffer }) => (JSON.parse(entry.body.toString()) as Part).availableQty;
+
+  it('keeps its own answers, and every write reaches each app’s catalogue', async () => {
+    const a = new PartCatalogue({ ttlMs: Infinity });
+    const b = new PartCatalogue({ ttlMs: Infinity });
+    const id = await insertPart({ availableQty: 10 });
+    expect(qtyIn(await a.partAnswer(id))).toBe(10);
+    expect([a.size, b.size]).toEqual([1, 0]);
+    expect(qtyIn(await b.partAnswer(id))).toBe(10);
+    await PartModel.updateOne({ _id: id }, { $inc: { availableQty: 5 } });
+    expect(qtyIn(await a.partAnswer(id))).toBe(15);
+    expect(qtyIn(await b.partAnswer(id))).toBe(15);
+  });
+
+  it('lets no answer outlive the TTL of the snapshot it was computed from', async () => {
+    let now = 0;
+    const catalogue = new PartCatalogue({ ttlMs: 1000, now: () => now });
+    const id = await insertPart({ availableQty: 10 });
+    await catalogue.warm(); // the snapshot is read at 0
+    now = 900;
+    expect(qtyIn(await catalogue.partAnswer(id))).toBe(10); // computed at 900 from the snapshot of 0
+    // Another process's write: no hook runs here, only the TTL can show it.
+    await PartModel.collection.updateOne(
+      { _id: new PartModel.base.Types.ObjectId(id) },
+      { $set: { availableQty: 3 } },
+    );
+    expect(qtyIn(await catalogue.partAnswer(id))).toBe(10);
+    now = 1000;
+    expect(qtyIn(await catalogue.partAnswer(id))).toBe(3);
   });
 });
 

@@ -1,5 +1,5 @@
-import { PartModel } from '../models/part';
-import { poolSize } from '../env';
+import { PartModel } from '../parts/model';
+import { poolSize } from '../lib/env';
 import { insertPart, startTestApp, type TestApp } from './support/harness';
 
 // Runs on the API's own Mongoose connection. Against FerretDB it only passes with one connection

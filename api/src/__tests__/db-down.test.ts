@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Part } from '@motoparts/contracts';
-import { PartModel } from '../models/part';
+import { PartModel } from '../parts/model';
 import { seedDatabase } from '../seed';
 import { freePort, kill as stop, startFerret } from './support/faults';
 import { call, startTestApp, type TestApp } from './support/harness';

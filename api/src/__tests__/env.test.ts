@@ -1,4 +1,4 @@
-import { EnvError, loadEnv, poolSize } from '../env';
+import { EnvError, loadEnv, poolSize } from '../lib/env';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/motoparts',

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { Part, Review } from '@motoparts/contracts';
-import { PartModel } from '../models/part';
+import { PartModel } from '../parts/model';
 import { seedDatabase, SEED_PARTS } from '../seed';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 
@@ -293,5 +293,13 @@ describe('unknown routes and CORS', () => {
     expect(get.headers.get('access-control-expose-headers')).toBe('X-Total-Count, Link, ETag, X-Request-Id');
     const evil = await call(t.base, 'GET', '/parts', { headers: { origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    // A preflight from an origin that is not allowed: an empty 204 without CORS headers.
+    const evilPre = await call(t.base, 'OPTIONS', '/order', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(evilPre.status).toBe(204);
+    expect(evilPre.text).toBe('');
+    expect(evilPre.headers.get('access-control-allow-origin')).toBeNull();
+    expect(evilPre.headers.get('vary')).toContain('Origin');
   });
 });

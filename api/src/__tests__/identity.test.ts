@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Order, Review, User } from '@motoparts/contracts';
 import { firebaseAuth } from '../lib/firebase';
-import { OrderModel } from '../models/order';
-import { UserModel } from '../models/user';
-import { syncUser } from '../services/users';
+import { OrderModel } from '../orders/model';
+import { UserModel } from '../users/model';
+import { syncUser } from '../users/service';
 import {
   account,
   claimsOf,

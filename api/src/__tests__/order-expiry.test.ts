@@ -1,9 +1,9 @@
 import type { Order } from '@motoparts/contracts';
 import { createStripe } from '../lib/stripe';
-import { createLogger } from '../logger';
-import { OrderModel } from '../models/order';
-import { PartModel } from '../models/part';
-import { startOrderJobs, type OrderJobs } from '../services/order-jobs';
+import { createLogger } from '../lib/logger';
+import { OrderModel } from '../orders/model';
+import { PartModel } from '../parts/model';
+import { startOrderJobs, type OrderJobs } from '../orders/jobs';
 import { account, uniqueEmail } from './support/auth';
 import { eventually, got } from './support/faults';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';

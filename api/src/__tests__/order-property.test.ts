@@ -1,11 +1,11 @@
 import type { Order } from '@motoparts/contracts';
 import { createStripe } from '../lib/stripe';
-import { createLogger } from '../logger';
-import { OrderModel, type OrderDoc } from '../models/order';
-import { PartModel } from '../models/part';
-import { expireDue } from '../services/order-jobs';
-import { orderRules } from '../services/orders';
-import { flushJournal, recoverOnce } from '../services/stock';
+import { createLogger } from '../lib/logger';
+import { OrderModel, type OrderDoc } from '../orders/model';
+import { PartModel } from '../parts/model';
+import { expireDue } from '../orders/jobs';
+import { orderRules } from '../orders/service';
+import { flushJournal, recoverOnce } from '../orders/stock';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { got } from './support/faults';

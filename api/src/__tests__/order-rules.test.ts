@@ -1,7 +1,7 @@
 import type { Order } from '@motoparts/contracts';
 import { lifecycle } from '../lib/lifecycle';
-import { OrderModel } from '../models/order';
-import { PartModel } from '../models/part';
+import { OrderModel } from '../orders/model';
+import { PartModel } from '../parts/model';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { got } from './support/faults';

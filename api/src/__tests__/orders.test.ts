@@ -1,6 +1,6 @@
 import { ADMIN_CANNOT_ORDER, type Order, type Part } from '@motoparts/contracts';
-import { OrderModel } from '../models/order';
-import { PartModel } from '../models/part';
+import { OrderModel } from '../orders/model';
+import { PartModel } from '../parts/model';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 
@@ -71,7 +71,7 @@ describe('POST /order', () => {
     expect(res.body.userName).toBe('Cass Customer');
   });
 
-  it('refuses an admin with the exact spec text', async () => {
+  it('refuses an admin with the exact text of docs/product.md', async () => {
     const partsId = await insertPart();
     const res = await call<Err>(t.base, 'POST', '/order', {
       token: admin.token,

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Order, OrderPaymentResult } from '@motoparts/contracts';
-import { OrderModel } from '../models/order';
+import { OrderModel } from '../orders/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { succeededEvent } from './support/stripe-proxy';
@@ -160,6 +160,31 @@ describe('paying', () => {
     expect(res.status).toBe(400);
     expect((res.body as Err).error.code).toBe('BAD_REQUEST');
     expect((await OrderModel.findById(order._id).lean())?.paid).toBe(false);
+  });
+
+  it('checks the signature over the exact bytes, with room for events beyond the JSON body limit', async () => {
+    const order = await newOrder();
+    // ~300 KB of multi-byte UTF-8: past BODY_LIMIT_BYTES (100 KB), within the webhook's 512 KB.
+    const event = (note: string) =>
+      JSON.stringify({
+        id: 'evt_large',
+        object: 'event',
+        type: 'payment_intent.created',
+        data: {
+          object: {
+            id: 'pi_large',
+            object: 'payment_intent',
+            amount: 1,
+            currency: 'usd',
+            metadata: { orderId: order._id, note },
+          },
+        },
+      });
+    const large = await postWebhook(event('Bremsbeläge – €, ✓ '.repeat(12_000)));
+    expect(large.status).toBe(200);
+    const tooLarge = await postWebhook(event('x'.repeat(600 * 1024)));
+    expect(tooLarge.status).toBe(413);
+    expect((tooLarge.body as Err).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('acknowledges other event types without changing anything', async () => {

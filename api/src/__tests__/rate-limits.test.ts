@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import type { ApiError } from '@motoparts/contracts';
-import { AppError } from '../errors';
+import { AppError } from '../lib/app-error';
 import { createRateLimits } from '../lib/rate-limits';
 import { account, signIn, uniqueEmail } from './support/auth';
 import { call, insertPart, startTestApp, type Res, type TestApp } from './support/harness';

@@ -1,6 +1,6 @@
-import { PartModel } from '../models/part';
-import { ReviewModel } from '../models/review';
-import { UserModel } from '../models/user';
+import { PartModel } from '../parts/model';
+import { ReviewModel } from '../reviews/model';
+import { UserModel } from '../users/model';
 import { DEMO_ACCOUNTS, SEED_PARTS, seedAuthAccounts, seedDatabase } from '../seed';
 import { signIn } from './support/auth';
 import { call, startTestApp, type TestApp } from './support/harness';

@@ -1,34 +1,37 @@
 import { createHash } from 'node:crypto';
+import type { WriteScope } from './write-feed';
 
 /**
- * In-process cache of the public catalogue reads (GET /parts pages, GET /parts/:id, GET /review):
+ * In-process cache of public catalogue answers (GET /parts pages, GET /parts/:id, GET /review):
  * the serialized JSON body and its ETag, so a hit costs no database round trip, no serialization
- * and no hashing.
+ * and no hashing. One instance per cached collection and app; the parts catalogue
+ * (parts/catalogue.ts) extends it with its in-memory snapshot, on the same generation protocol.
  *
  * Correctness rests on three rules:
- * - Every write to the parts and reviews collections invalidates (Mongoose hooks in the models,
- *   so no write path can forget it; see `catalogWriteScope`).
+ * - Every write to the collection invalidates: its model's write feed (lib/write-feed.ts) calls
+ *   `invalidate` with what the write may have changed, so no write path can forget it.
  * - A load that was running while an invalidation touched its result is returned to its callers
  *   but not stored (generation check), and invalidation detaches running loads so a request that
  *   arrives after a write never joins a load that may have read the data before it.
- * - Entries expire after `ttlMs` (bounded staleness when other processes write, e.g. several API
- *   instances on one MongoDB); `Infinity` = until invalidated, `0` = cache off.
+ * - Entries expire `ttlMs` after their data was read (bounded staleness when other processes
+ *   write, e.g. several API instances on one MongoDB); `Infinity` = until invalidated, `0` = off.
  */
 export interface CachedJson {
   /** The exact response body. */
   readonly body: Buffer;
-  /** Strong ETag over the body (same formula the uncached path used). */
+  /** Strong ETag over the body. */
   readonly etag: string;
   /** For paged lists: the X-Total-Count value. */
   readonly total: number;
-  /** Ids of the parts in the body: a stock change of one of them drops the entry. */
+  /** Ids of the documents in the body: an in-place change of one of them drops the entry. */
   readonly ids: readonly string[];
   /**
-   * A stock change of ANY part may change this entry (a list filtered by stock: the part can
-   * enter or leave it, and its total moves), so every write drops it.
+   * An in-place change of ANY document may change this entry (a list filtered by stock: the part
+   * can enter or leave it, and its total moves), so every write drops it.
    */
   readonly anyPart: boolean;
-  readonly storedAt: number;
+  /** Clock time the data was read: the TTL counts from here. */
+  readonly readAt: number;
 }
 
 export interface Loaded {
@@ -36,10 +39,9 @@ export interface Loaded {
   total?: number;
   ids?: readonly string[];
   anyPart?: boolean;
+  /** When the data was read, if earlier than now (an answer computed from an older snapshot). */
+  readAt?: number;
 }
-
-/** What a write can have changed: some parts' fields that never move a part between pages, or anything. */
-export type WriteScope = 'all' | { ids: readonly string[] };
 
 export interface CacheOptions {
   ttlMs: number;
@@ -52,15 +54,19 @@ export function tagOf(body: Buffer | string): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
+/** A value serialized once, with its strong ETag. */
+export function taggedJson(value: unknown): { body: Buffer; etag: string } {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body, etag: tagOf(body) };
+}
+
 function build(loaded: Loaded, now: number): CachedJson {
-  const body = Buffer.from(JSON.stringify(loaded.value));
   return {
-    body,
-    etag: tagOf(body),
+    ...taggedJson(loaded.value),
     total: loaded.total ?? 0,
     ids: loaded.ids ?? [],
     anyPart: loaded.anyPart ?? false,
-    storedAt: now,
+    readAt: Math.min(loaded.readAt ?? now, now),
   };
 }
 
@@ -68,21 +74,19 @@ export class CatalogCache {
   private readonly entries = new Map<string, CachedJson>(); // insertion order = LRU order
   /** Running loads; `fresh` says whether any write touched the result while it ran. */
   private readonly inflight = new Map<string, Promise<{ entry: CachedJson; fresh: boolean }>>();
-  private generation = 0;
-  private clearedAt = 0;
-  private readonly idTouchedAt = new Map<string, number>();
-  private running = 0;
   private bytes = 0;
-  private opts: Required<CacheOptions>;
+  /** Loads running now: while one runs, `touchedAt` entries newer than its start must stay. */
+  private running = 0;
+  protected readonly opts: Required<CacheOptions>;
+  /** Bumped by every invalidation; a load compares its result against the value it started at. */
+  protected generation = 0;
+  /** Generation of the latest `all` invalidation. */
+  protected clearedAt = 0;
+  /** Documents changed in place → generation of their latest change. */
+  protected readonly touchedAt = new Map<string, number>();
 
   constructor(opts: CacheOptions) {
     this.opts = { now: Date.now, ...opts };
-  }
-
-  /** Applies new limits and empties the cache (called once per app from its env). */
-  configure(opts: CacheOptions): void {
-    this.opts = { now: Date.now, ...opts };
-    this.invalidate('all');
   }
 
   get size(): number {
@@ -99,7 +103,7 @@ export class CatalogCache {
     if (ttlMs <= 0) return build(await load(), now());
     const hit = this.entries.get(key);
     if (hit) {
-      if (now() - hit.storedAt < ttlMs) {
+      if (now() - hit.readAt < ttlMs) {
         this.entries.delete(key); // refresh its LRU position
         this.entries.set(key, hit);
         return hit;
@@ -117,18 +121,40 @@ export class CatalogCache {
   }
 
   invalidate(scope: WriteScope): void {
+    if (this.opts.ttlMs <= 0) return; // nothing is kept
     const gen = ++this.generation;
     if (scope === 'all') {
       this.clearedAt = gen;
+      // Every load older than this is refused by `clearedAt`; newer ones only compare newer changes.
+      this.touchedAt.clear();
       this.entries.clear();
       this.bytes = 0;
       return;
     }
     const ids = new Set(scope.ids.map((id) => id.toLowerCase()));
-    for (const id of ids) this.idTouchedAt.set(id, gen);
+    for (const id of ids) this.touchedAt.set(id, gen);
     for (const [key, entry] of this.entries) {
       if (entry.anyPart || entry.ids.some((id) => ids.has(id))) this.remove(key, entry);
     }
+  }
+
+  /** Whether nothing in `entry` changed since generation `gen`. */
+  protected unchangedSince(gen: number, { ids, anyPart }: Pick<CachedJson, 'ids' | 'anyPart'>): boolean {
+    if (this.clearedAt > gen) return false;
+    if (anyPart) return [...this.touchedAt.values()].every((touched) => touched <= gen);
+    return ids.every((id) => (this.touchedAt.get(id) ?? 0) <= gen);
+  }
+
+  /** Forgets the in-place changes that nothing compares against any more. */
+  protected prune(): void {
+    // A running load compares against every change since it started.
+    if (this.running > 0) return;
+    for (const [id, gen] of this.touchedAt) if (!this.stillNeeded(id, gen)) this.touchedAt.delete(id);
+  }
+
+  /** Whether state of a subclass still needs to know of this change (the answers no longer do). */
+  protected stillNeeded(_id: string, _gen: number): boolean {
+    return false;
   }
 
   /** Runs one load; stores its result unless a write touched it meanwhile (it may predate the write). */
@@ -145,17 +171,11 @@ export class CatalogCache {
       })
       .finally(() => {
         if (this.inflight.get(key) === promise) this.inflight.delete(key);
-        // With no load running, no generation older than now will ever be compared again.
-        if (--this.running === 0) this.idTouchedAt.clear();
+        this.running--;
+        this.prune();
       });
     this.inflight.set(key, promise);
     return promise;
-  }
-
-  private unchangedSince(gen: number, { ids, anyPart }: CachedJson): boolean {
-    if (this.clearedAt > gen) return false;
-    if (anyPart) return [...this.idTouchedAt.values()].every((touched) => touched <= gen);
-    return ids.every((id) => (this.idTouchedAt.get(id) ?? 0) <= gen);
   }
 
   private store(key: string, entry: CachedJson): void {
@@ -173,70 +193,4 @@ export class CatalogCache {
   private remove(key: string, entry: CachedJson): void {
     if (this.entries.delete(key)) this.bytes -= entry.body.length;
   }
-}
-
-/** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
-const IN_PLACE_FIELDS = new Set(['availableQty', 'qty', 'text', 'img', 'updatedAt', 'journal']);
-
-function singleId(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  // An ObjectId (or anything with a 24-hex string form); operators like {$in: …} are not.
-  if (v !== null && typeof v === 'object' && !Object.keys(v).some((k) => k.startsWith('$'))) {
-    const s = String(v);
-    if (/^[a-f0-9]{24}$/i.test(s)) return s;
-  }
-  return undefined;
-}
-
-/**
- * What a Mongoose write query on the parts collection may have changed. Updates of one part by
- * `_id` that only touch in-place fields (stock, minimum quantity) invalidate that part; anything
- * else (create, delete, upsert, name or price change, multi-document filters) clears everything.
- */
-export function catalogWriteScope(
-  op: string,
-  filter: Record<string, unknown>,
-  update: unknown,
-  options: { upsert?: boolean },
-): WriteScope {
-  if (!['updateOne', 'updateMany', 'findOneAndUpdate'].includes(op) || options.upsert) return 'all';
-  const id = singleId(filter._id);
-  if (!id || update === null || typeof update !== 'object' || Array.isArray(update)) return 'all';
-  for (const [k, v] of Object.entries(update)) {
-    if (k === '$setOnInsert') continue; // not an upsert: never applied
-    if (!k.startsWith('$')) {
-      if (!IN_PLACE_FIELDS.has(k)) return 'all';
-    } else if (v === null || typeof v !== 'object' || Object.keys(v).some((f) => !IN_PLACE_FIELDS.has(f))) {
-      return 'all';
-    }
-  }
-  return { ids: [id] };
-}
-
-// Limits: the whole 10,000-part catalogue is ~3 MB of JSON, so 24 MB holds every default page in
-// several sort orders; the cap keeps RSS bounded whatever `?q` values clients send.
-const DISABLED: CacheOptions = { ttlMs: 0, maxBytes: 24 * 1024 * 1024, maxEntries: 5000 };
-
-/** Off until `configureCatalogCache` is called (createApp does it from the env). */
-export const catalogCache = {
-  parts: new CatalogCache(DISABLED),
-  reviews: new CatalogCache({ ...DISABLED, maxBytes: 4 * 1024 * 1024, maxEntries: 1000 }),
-};
-
-export function configureCatalogCache(ttlMs: number): void {
-  catalogCache.parts.configure({ ...DISABLED, ttlMs });
-  catalogCache.reviews.configure({ ...DISABLED, ttlMs, maxBytes: 4 * 1024 * 1024, maxEntries: 1000 });
-}
-
-type WriteListener = (scope: WriteScope) => void;
-const partWriteListeners: WriteListener[] = [(scope) => catalogCache.parts.invalidate(scope)];
-
-/** Subscribes to writes on the parts collection (the in-memory catalogue does). */
-export function onPartWrite(listener: WriteListener): void {
-  partWriteListeners.push(listener);
-}
-
-/** Called by the Part model's write hooks. */
-export function partsWritten(scope: WriteScope): void {
-  for (const l of partWriteListeners) l(scope);
 }

@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type DecodedIdToken, type UserRecord } from 'firebase-admin/auth';
-import type { Env } from '../env';
-import { AppError } from '../errors';
+import type { Env } from './env';
+import { AppError } from './app-error';
 
 let app: App | undefined;
 

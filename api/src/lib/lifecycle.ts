@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../context';
+import type { AppState } from '../http/context';
 
 /**
  * Process state shared by the health routes and the shutdown sequence: once draining, readiness

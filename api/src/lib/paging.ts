@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from '../http/context';
 
 /** X-Total-Count and an RFC 8288 Link header (first, prev, next, last) for a paged list. */
 export function setPageHeaders(ctx: AppContext, total: number, page: number, limit: number): void {

@@ -5,8 +5,8 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { Env } from '../env';
-import { AppError } from '../errors';
+import type { Env } from './env';
+import { AppError } from './app-error';
 
 /** What is limited, and the default budget: `points` requests per `seconds`, per key. */
 export const RATE_LIMITS = {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Env } from '../env';
+import type { Env } from './env';
 
 /** The Stripe client; with STRIPE_API_BASE it talks to stripe-mock (plain http) instead of Stripe. */
 export function createStripe(env: Env): Stripe {

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
-import type { Env } from '../env';
-import { AppError } from '../errors';
+import type { Env } from './env';
+import { AppError } from './app-error';
 
 /**
  * Claims of our API token. `sub` is the Firebase uid (who the caller is); the front end reads

@@ -3,6 +3,9 @@ import {
   MESSAGES,
   orderInputSchema,
   partInputSchema,
+  PHONE_PATTERN,
+  profileFieldsSchema,
+  profileUpdateSchema,
   reviewInputSchema,
   signupFormSchema,
   UI_EMAIL_PATTERN,
@@ -35,6 +38,8 @@ describe('partInputSchema', () => {
     ['operator object in a string field', { name: { $gt: '' } }, 'name'],
     ['operator object in a number field', { price: { $gt: 0 } }, 'price'],
     ['more than two decimals', { price: 1.234 }, 'price'],
+    ['a price of nothing', { price: 0 }, 'price'],
+    ['a negative price', { price: -1 }, 'price'],
     ['fractional quantity', { qty: 100.5 }, 'qty'],
     ['negative stock', { availableQty: -1 }, 'availableQty'],
     ['number as string', { availableQty: '1000' }, 'availableQty'],
@@ -43,6 +48,41 @@ describe('partInputSchema', () => {
     const result = partInputSchema.safeParse({ ...validPart, ...patch });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path.join('.'))).toContain(field);
+  });
+});
+
+describe('prices', () => {
+  it('takes any amount from one cent, in whole cents', () => {
+    for (const price of [0.01, 0.1, 12.5, 999.99, 1_000_000]) {
+      expect(partInputSchema.safeParse({ ...validPart, price }).success).toBe(true);
+    }
+    for (const price of [0, 0.001, 0.005, 1_000_000.01]) {
+      expect(partInputSchema.safeParse({ ...validPart, price }).success).toBe(false);
+    }
+  });
+});
+
+describe('profile', () => {
+  it('takes a phone number of digits, spaces and + ( ) - .', () => {
+    expect(PHONE_PATTERN.test('+1 (555) 010-2000')).toBe(true);
+    expect(PHONE_PATTERN.test('555.010.2000')).toBe(true);
+    expect(PHONE_PATTERN.test('call me')).toBe(false);
+    const refused = profileUpdateSchema.safeParse({ phone: 'call me' });
+    expect(refused.error?.issues.map((i) => i.message)).toEqual([
+      'must contain only digits, spaces and + ( ) - .',
+    ]);
+  });
+
+  it('fills the fields left out of a whole profile, and leaves them out of an update', () => {
+    expect(profileFieldsSchema.parse({ location: ' Dhaka ' })).toEqual({
+      education: '',
+      location: 'Dhaka',
+      phone: '',
+      linkedin: '',
+    });
+    expect(profileUpdateSchema.parse({ linkedin: '' })).toEqual({ linkedin: '' });
+    expect(profileUpdateSchema.safeParse({ linkedin: 'linkedin.com/in/x' }).success).toBe(false);
+    expect(profileUpdateSchema.safeParse({ education: 'x'.repeat(201) }).success).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { errorMessage } from '@motoparts/state';
 
-/** One loading line for every dashboard screen (SPEC's "Loading..."). */
+/** One loading line for every dashboard screen (docs/product.md's "Loading..."). */
 export function Loading({ what }: { what?: string }) {
   return (
     <p className="dash-status" role="status">

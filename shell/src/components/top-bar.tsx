@@ -1,27 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
-import {
-  clearStoredSession,
-  selectAuth,
-  signedOut,
-  useAppDispatch,
-  useAppSelector,
-  useAppStore,
-  type AppStore,
-} from '@motoparts/state';
-import { loadExposed } from '../remotes';
+import { selectAuth, signOutRequested, useAppDispatch, useAppSelector } from '@motoparts/state';
 
 const DEFAULT_AVATAR = '/images/avatar-default.svg';
-
-interface SessionModule {
-  signOut: (store: AppStore) => Promise<void>;
-}
 
 function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
   const [open, setOpen] = useState(false);
   const [imgSrc, setImgSrc] = useState(photo || DEFAULT_AVATAR);
   const ref = useRef<HTMLDivElement>(null);
-  const store = useAppStore();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
 
@@ -41,16 +27,11 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
     };
   }, [open]);
 
-  const signOut = async () => {
+  const signOut = () => {
     setOpen(false);
-    try {
-      // Signs out of Firebase too; if the auth remote is down we still end our own session.
-      const session = await loadExposed<SessionModule>('auth', 'session');
-      await session.signOut(store);
-    } catch {
-      clearStoredSession();
-      dispatch(signedOut());
-    }
+    // The session listeners have the auth remote end the API and Firebase sessions (or, with
+    // the auth remote down, end ours alone); the top bar changes once that is done.
+    dispatch(signOutRequested());
     navigate('/');
   };
 
@@ -72,7 +53,7 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
           <Link role="menuitem" to="/dashboard" onClick={() => setOpen(false)}>
             Update profile
           </Link>
-          <button role="menuitem" type="button" onClick={() => void signOut()}>
+          <button role="menuitem" type="button" onClick={signOut}>
             Sign Out
           </button>
         </div>

@@ -1,8 +1,21 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApi, fakeBaseQuery } from '@reduxjs/toolkit/query';
-// Every remote's endpoints, injected into the one shared api as they are in the browser.
-import '../../../storefront-mfe/src/features/purchase/orders-api';
-import '../../../dashboard-mfe/src/api/dashboard-api';
 import { baseApi, LIST_TAGS, orderTag, TAG_TYPES, unprovidedTags } from '../index';
+
+/** Every remote's endpoints: each feature keeps them in `features/<feature>/api.ts`. */
+const featureApis = ['storefront-mfe', 'auth-mfe', 'dashboard-mfe'].flatMap((remote) => {
+  const features = join(__dirname, '..', '..', '..', remote, 'src', 'features');
+  if (!existsSync(features)) return [];
+  return readdirSync(features)
+    .map((feature) => join(features, feature, 'api.ts'))
+    .filter((file) => existsSync(file));
+});
+
+// Injected into the one shared api, as they are in the browser.
+beforeAll(async () => {
+  for (const file of featureApis) await import(file);
+});
 
 describe('cache tags', () => {
   it('every tag a mutation of any remote invalidates is provided by some query', () => {

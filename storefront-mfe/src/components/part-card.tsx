@@ -1,9 +1,9 @@
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS, isInStock, isLowStock } from '@motoparts/contracts/messages';
-import { assetUrl, selectIsAdmin, useAppSelector } from '@motoparts/state';
+import { assetUrl, formatPrice, selectIsAdmin, useAppSelector } from '@motoparts/state';
 import type { Part } from '@motoparts/contracts';
-import { formatCount, formatPrice } from './format';
+import { PartFacts } from './part-facts';
 
 /** Shown instead of a photo that fails to load (moved, deleted, wrong URL). */
 export const PART_PLACEHOLDER = '/images/part-placeholder.svg';
@@ -77,16 +77,7 @@ export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
         <p className="part-price">
           {formatPrice(part.price)} <span>per piece</span>
         </p>
-        <dl className="part-facts">
-          <div>
-            <dt>Minimum order</dt>
-            <dd>{formatCount(part.qty)} pcs</dd>
-          </div>
-          <div>
-            <dt>Available</dt>
-            <dd>{formatCount(part.availableQty)} pcs</dd>
-          </div>
-        </dl>
+        <PartFacts part={part} />
         {buyable ? (
           <Link
             className="btn card-action"

@@ -1,4 +1,4 @@
-/** Stars for the eye, one sentence for screen readers (SPEC: rating shown as stars). */
+/** Stars for the eye, one sentence for screen readers (docs/product.md: a rating shows as stars). */
 export function StarRating({ rating, max = 5 }: { rating: number; max?: number }) {
   const value = Math.max(0, Math.min(max, Math.round(rating)));
   return (

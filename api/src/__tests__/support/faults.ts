@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { loadEnv } from '../../env';
+import { loadEnv } from '../../lib/env';
 import { signApiToken } from '../../lib/tokens';
 
 // Helpers for tests that run their OWN FerretDB and API processes (free ports, temp dirs), so

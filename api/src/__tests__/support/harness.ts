@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { createApp } from '../../app';
-import { connectDb, disconnectDb } from '../../db';
-import { loadEnv, type Env } from '../../env';
-import { createLogger, type Logger } from '../../logger';
-import { PartModel } from '../../models/part';
+import { connectDb, disconnectDb } from '../../lib/db';
+import { loadEnv, type Env } from '../../lib/env';
+import { createLogger, type Logger } from '../../lib/logger';
+import { PartModel } from '../../parts/model';
 import { toCents } from '../../lib/money';
 import { freePort, kill, startFerret } from './faults';
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@motoparts/contracts/messages';
+import { MESSAGES, MIN_ORDER_QTY } from '@motoparts/contracts/messages';
 
 /** The bounds of the purchase stepper (docs/product.md): the part's minimum and the stock on hand. */
 export interface StepperBounds {
@@ -12,9 +12,9 @@ export interface StepResult {
   message: string | null;
 }
 
-/** docs/product.md's text names 100; a part with another minimum gets the same sentence with its own. */
+/** docs/product.md's text names the usual minimum (100); another minimum gets the same sentence with its own. */
 export function minimumMessage(min: number): string {
-  return min === 100 ? MESSAGES.minimumQty : `Minimum purchase quantity is ${min}`;
+  return min === MIN_ORDER_QTY ? MESSAGES.minimumQty : `Minimum purchase quantity is ${min}`;
 }
 
 export const STOCK_MESSAGE = MESSAGES.stockReached;
@@ -39,14 +39,9 @@ export function canOrder(qty: number, { min, stock }: StepperBounds): boolean {
 }
 
 /**
- * Where the stepper starts: the part's minimum (docs/product.md). It never starts above the stock, even
- * when the stock is below the minimum; then Order now stays disabled.
+ * Where the stepper starts: the part's minimum (docs/product.md), even when the stock is below
+ * it; then Order now stays disabled and Increase says the stock is reached.
  */
 export function initialQty({ min }: StepperBounds): number {
   return min;
-}
-
-/** Keeps a quantity chosen earlier inside new bounds (after the stock shown was refreshed). */
-export function clampQty(qty: number, { min, stock }: StepperBounds): number {
-  return Math.max(min, Math.min(qty, Math.max(stock, min)));
 }

@@ -1,0 +1,28 @@
+import type { DefaultContext, ParameterizedContext } from 'koa';
+import type { Logger } from '../lib/logger';
+
+/**
+ * Who is calling: the Firebase uid from our API token, with the account's email, name and role
+ * as the database holds them now (loaded per request, so a role change or a sign-out is seen at
+ * once).
+ */
+export interface Caller {
+  uid: string;
+  email: string;
+  name: string;
+  admin: boolean;
+}
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  /** Raw request bytes (only the Stripe webhook route gets them). */
+  rawBody?: Buffer;
+  caller?: Caller;
+  /** The Firebase ID token of a token exchange (PUT /user/:email). */
+  idToken?: string;
+  /** The route's params, query and body as its `validate` middleware parsed them. */
+  input?: unknown;
+}
+
+export type AppContext = ParameterizedContext<AppState, DefaultContext>;

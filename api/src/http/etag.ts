@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { AppContext } from './context';
+
+/** A JSON answer serialized once, with its strong ETag. */
+export interface TaggedJson {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+/**
+ * Sends a precomputed JSON answer with its strong ETag; a matching If-None-Match gets 304 with no
+ * body. Used on the public catalogue reads, which are the hot, cacheable ones, and on the API
+ * document. `no-cache` = reuse only after revalidating.
+ */
+export function sendTaggedJson(ctx: AppContext, entry: TaggedJson, cacheControl = 'no-cache'): void {
+  ctx.set('ETag', entry.etag);
+  ctx.set('Cache-Control', cacheControl);
+  const inm = ctx.get('if-none-match');
+  const tag = entry.etag;
+  if (inm && inm.split(',').some((t) => t.trim() === tag || t.trim() === `W/${tag}` || t.trim() === '*')) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = entry.body;
+}
+
+/** The request header of a conditional read (documentation of the routes that answer 304). */
+export const conditionalReadHeaders = z.object({
+  'If-None-Match': z.string().optional().meta({ description: 'The ETag of the copy the client has.' }),
+});

@@ -1,0 +1,255 @@
+import Router, { type RouterMiddleware } from '@koa/router';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { apiErrorSchema } from '@motoparts/contracts';
+import type { AppState } from './context';
+import type { InputSchemas } from './validate';
+
+/**
+ * The OpenAPI 3.1 document of the API, built from the routes themselves: each route is
+ * registered through `ApiRoutes`, which adds it to the Koa router and documents it from its
+ * middleware (the `validate` schemas, the auth it requires, its rate limit) plus a short `RouteDoc`
+ * next to it in `<resource>/routes.ts`, so the two cannot drift apart. Served at GET /openapi.json.
+ */
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
+
+const ERRORS: Record<ErrorStatus, string> = {
+  400: 'BAD_REQUEST: the input does not match its schema (`details` names each field) or a rule refused it.',
+  401: 'UNAUTHENTICATED: no valid token (missing, expired, signed out, or the account is gone).',
+  403: 'FORBIDDEN: the caller may not do this.',
+  404: 'NOT_FOUND: no such record.',
+  409: 'CONFLICT: the record is not in a state that allows this.',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES).',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.',
+  422: 'UNPROCESSABLE_ENTITY: the Idempotency-Key was used with another body.',
+  429: 'TOO_MANY_REQUESTS: over the rate limit; `Retry-After` says when to try again.',
+  500: 'INTERNAL: an unexpected error; the message names the request id.',
+  502: 'PAYMENT_PROVIDER_ERROR: Stripe could not be reached.',
+  503: 'SERVICE_UNAVAILABLE: the database (or the sign-in provider) is unreachable right now.',
+};
+
+/** Who may call a route, as the document's security schemes say it. */
+export type SecurityScheme = 'apiToken' | 'firebaseIdToken' | 'stripeSignature';
+
+const SECURITY_SCHEMES = {
+  apiToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'Our API token, from PUT /user/{email}. Admin routes also need the account to be an admin now.',
+  },
+  firebaseIdToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A Firebase ID token: only the token exchange (PUT /user/{email}) takes one.',
+  },
+  stripeSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Stripe-Signature',
+    description: "Stripe's signature over the raw body, checked with STRIPE_WEBHOOK_SECRET.",
+  },
+} as const;
+
+const RESPONSE_HEADERS = {
+  'X-Total-Count': { description: 'How many items the whole list has.', schema: { type: 'integer' } },
+  Link: {
+    description: 'RFC 8288 links to the first, previous, next and last pages.',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description: 'Strong validator of the body; send it back in If-None-Match.',
+    schema: { type: 'string' },
+  },
+  Location: { description: 'Where the created record can be read.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be reused.', schema: { type: 'string' } },
+} as const;
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/** The shared error shape of every 4xx and 5xx answer. */
+export const ErrorSchema = apiErrorSchema.meta({ id: 'Error' });
+
+/** What a middleware adds to the documentation of the routes it guards. */
+export interface MiddlewareDoc {
+  security?: SecurityScheme;
+  adminOnly?: boolean;
+  request?: InputSchemas;
+  errors?: ErrorStatus[];
+}
+
+const middlewareDocs = new WeakMap<object, MiddlewareDoc>();
+
+/** Attaches documentation to a middleware; returns the middleware. */
+export function documented<M extends object>(middleware: M, doc: MiddlewareDoc): M {
+  middlewareDocs.set(middleware, doc);
+  return middleware;
+}
+
+/** What a route's middleware cannot say about it. */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** The success answer. */
+  ok: {
+    status?: 200 | 201;
+    description: string;
+    body?: z.ZodType;
+    headers?: ResponseHeader[];
+    /** Answers 304 to a matching If-None-Match. */
+    revalidates?: boolean;
+  };
+  /** Request headers it reads, besides Authorization and the body's Content-Type. */
+  headers?: z.ZodObject;
+  /** Who may call it, when the handler checks that itself (the Stripe webhook's signature). */
+  security?: SecurityScheme;
+  /** A body the route reads itself instead of `validate` (the Stripe webhook's signed bytes). */
+  rawBody?: { mediaType: string; description: string };
+  /** Refusals of the route's own rules; input, auth and rate-limit refusals come from its middleware. */
+  errors?: ErrorStatus[];
+  /** Answers without the database (no 503). */
+  noDatabase?: boolean;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+
+export class ApiRoutes {
+  readonly router = new Router<AppState>();
+  private readonly registry = new OpenAPIRegistry();
+  private document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
+
+  constructor(private readonly info: { title: string; version: string; description: string }) {
+    for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+      this.registry.registerComponent('securitySchemes', name, scheme);
+    }
+  }
+
+  /** The routes of one resource, tagged with its name in the document. */
+  section(tag: string): RouteSection {
+    return new RouteSection(this, tag);
+  }
+
+  /** Registers a route on the router and in the document. */
+  add<T>(
+    tag: string,
+    method: Method,
+    path: string,
+    doc: RouteDoc,
+    middleware: Middleware<AppState & T>[],
+  ): void {
+    // Koa calls them with the router's context; `T` is what the route's own middleware put in the
+    // state before the handler runs, which the router's typings cannot follow.
+    this.router[method](path, ...(middleware as unknown as RouterMiddleware<AppState>[]));
+    this.registry.registerPath(this.operation(tag, method, path, doc, middleware));
+    this.document = undefined;
+  }
+
+  /** The OpenAPI 3.1 document of every route registered so far. */
+  openApi(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+    this.document ??= new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: this.info,
+    });
+    return this.document;
+  }
+
+  private operation(
+    tag: string,
+    method: Method,
+    path: string,
+    doc: RouteDoc,
+    middleware: object[],
+  ): RouteConfig {
+    const docs = middleware.flatMap((m) => middlewareDocs.get(m) ?? []);
+    const request = Object.assign({}, ...docs.map((d) => d.request)) as InputSchemas;
+    const security = doc.security ?? docs.find((d) => d.security)?.security;
+    const adminOnly = docs.some((d) => d.adminOnly);
+    const errors = new Set<ErrorStatus>([
+      ...docs.flatMap((d) => d.errors ?? []),
+      ...(doc.errors ?? []),
+      ...(doc.noDatabase ? [] : [503 as const]),
+      500,
+    ]);
+    const { status = 200, description, body, headers = [], revalidates } = doc.ok;
+    const responses: Record<string, ResponseConfig> = {
+      [status]: {
+        description,
+        ...(body ? { content: json(body) } : {}),
+        ...(headers.length > 0
+          ? { headers: Object.fromEntries(headers.map((h) => [h, RESPONSE_HEADERS[h]])) }
+          : {}),
+      },
+    };
+    if (revalidates)
+      responses[304] = { description: 'Not modified: the If-None-Match tag is still current.' };
+    for (const code of [...errors].sort((a, b) => a - b)) {
+      responses[code] = { description: ERRORS[code], content: json(ErrorSchema) };
+    }
+    return {
+      method,
+      path: openApiPath(path),
+      tags: [tag],
+      summary: doc.summary,
+      description:
+        [doc.description, adminOnly ? 'Admins only.' : undefined].filter(Boolean).join(' ') || undefined,
+      security: security ? [{ [security]: [] }] : [],
+      ...(adminOnly ? { 'x-admin-only': true } : {}),
+      request: {
+        ...(request.params ? { params: request.params } : {}),
+        ...(request.query ? { query: request.query } : {}),
+        ...(doc.headers ? { headers: doc.headers } : {}),
+        ...(request.body
+          ? { body: { content: json(request.body) } }
+          : doc.rawBody
+            ? {
+                body: {
+                  description: doc.rawBody.description,
+                  content: { [doc.rawBody.mediaType]: { schema: z.string() } },
+                },
+              }
+            : {}),
+      },
+      responses,
+    };
+  }
+}
+
+/** One resource's routes: `get`, `post`, … register the route with its doc and middleware. */
+export class RouteSection {
+  constructor(
+    private readonly routes: ApiRoutes,
+    private readonly tag: string,
+  ) {}
+
+  get<T = object>(path: string, doc: RouteDoc, ...middleware: Middleware<AppState & T>[]): this {
+    return this.add('get', path, doc, middleware);
+  }
+  post<T = object>(path: string, doc: RouteDoc, ...middleware: Middleware<AppState & T>[]): this {
+    return this.add('post', path, doc, middleware);
+  }
+  put<T = object>(path: string, doc: RouteDoc, ...middleware: Middleware<AppState & T>[]): this {
+    return this.add('put', path, doc, middleware);
+  }
+  patch<T = object>(path: string, doc: RouteDoc, ...middleware: Middleware<AppState & T>[]): this {
+    return this.add('patch', path, doc, middleware);
+  }
+  delete<T = object>(path: string, doc: RouteDoc, ...middleware: Middleware<AppState & T>[]): this {
+    return this.add('delete', path, doc, middleware);
+  }
+
+  private add<T>(method: Method, path: string, doc: RouteDoc, middleware: Middleware<AppState & T>[]): this {
+    this.routes.add(this.tag, method, path, doc, middleware);
+    return this;
+  }
+}

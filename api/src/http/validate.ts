@@ -1,0 +1,87 @@
+import type { Middleware } from 'koa';
+import { z, type ZodError } from 'zod';
+import { objectIdSchema } from '@motoparts/contracts';
+import { AppError } from '../lib/app-error';
+import type { AppState } from './context';
+import { documented } from './openapi';
+
+/** The parts of a request a route reads; each an object schema (a body may be any schema). */
+export interface InputSchemas {
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+}
+
+/** What `validate(schemas)` leaves in `ctx.state.input`: each part parsed by its schema. */
+export type Input<S extends InputSchemas> = {
+  [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never;
+};
+
+/** Field-by-field problems in a form the client can show next to its inputs. */
+export function zodDetails(err: ZodError): { path: string; message: string }[] {
+  return err.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+}
+
+const uniquePaths = (details: { path: string }[]) => [...new Set(details.map((d) => d.path))].join(', ');
+
+/** The 400 for a body that does not match its schema (also used for stray ZodErrors). */
+export function invalidInput(err: ZodError): AppError {
+  const details = zodDetails(err);
+  return AppError.badRequest(`Invalid input: ${uniquePaths(details)}`, details);
+}
+
+function parseParams<S extends z.ZodObject>(schema: S, params: Record<string, string>): z.output<S> {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const details = zodDetails(parsed.error);
+  const first = details[0];
+  throw AppError.badRequest(
+    `Invalid ${first?.path ?? 'parameter'} in the path: ${first?.message ?? 'malformed'}`,
+    details,
+  );
+}
+
+function parseQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const details = zodDetails(parsed.error);
+  throw AppError.badRequest(`Invalid query: ${uniquePaths(details)}`, details);
+}
+
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  // No body counts as `{}`, so the 400 names each missing field.
+  const parsed = schema.safeParse(body === undefined ? {} : body);
+  if (parsed.success) return parsed.data;
+  throw invalidInput(parsed.error);
+}
+
+/**
+ * Parses the route's path parameters, query and JSON body, in that order (the first part that
+ * fails answers the 400), and puts the results in `ctx.state.input`, typed for the handlers
+ * after it. The schemas also document the route (http/openapi.ts).
+ */
+export function validate<S extends InputSchemas>(schemas: S): Middleware<AppState & { input: Input<S> }> {
+  const middleware: Middleware<AppState & { input: Input<S> }> = async (ctx, next) => {
+    const input: Record<string, unknown> = { ...(ctx.state.input as object | undefined) };
+    // The router puts the path parameters on the context; Koa's own typings do not know them.
+    const { params = {} } = ctx as unknown as { params?: Record<string, string> };
+    if (schemas.params) input.params = parseParams(schemas.params, params);
+    if (schemas.query) input.query = parseQuery(schemas.query, ctx.query);
+    if (schemas.body) input.body = parseBody(schemas.body, ctx.request.body);
+    ctx.state.input = input as Input<S>;
+    await next();
+  };
+  return documented(middleware, {
+    request: schemas,
+    errors: schemas.body ? [400, 413, 415] : [400],
+  });
+}
+
+/**
+ * A path made of one id (`/parts/:id`, `/order/:id`, …). zod-to-openapi writes the contract's
+ * case-insensitive pattern with its `/i` flag appended, so the documented pattern is spelled out.
+ */
+export const idParams = (what: string) =>
+  z.object({
+    id: objectIdSchema.meta({ description: `The ${what}'s id.`, pattern: '^[0-9a-fA-F]{24}$' }),
+  });

@@ -1,0 +1,111 @@
+import type Stripe from 'stripe';
+import { isDbUnavailableError } from '../lib/db';
+import type { Env } from '../lib/env';
+import type { Logger } from '../lib/logger';
+import { settleIntent } from '../payments/service';
+import { KEY_TTL_MS } from './keys';
+import { OrderKeyModel, OrderModel, type OrderDoc } from './model';
+import { orderRules, type OrderRules } from './service';
+import { flushJournal, recoverOnce, releaseOrder } from './stock';
+
+/**
+ * Expires unpaid orders whose hold ran out: the open PaymentIntent is cancelled at Stripe first
+ * (a payment that already succeeded wins: the order is marked paid), then the pieces go back.
+ */
+export async function expireDue(
+  rules: OrderRules,
+  stripe: Stripe,
+  log: Logger,
+  now = Date.now(),
+): Promise<number> {
+  const due = await OrderModel.find({
+    paid: false,
+    status: 'pending',
+    createdAt: { $lte: new Date(now - rules.holdMs) },
+  }).lean<OrderDoc[]>();
+  let expired = 0;
+  for (const order of due) {
+    if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;
+    try {
+      if ((await settleIntent(stripe, order, log)) === 'paid') continue;
+    } catch (err) {
+      // Stripe unreachable: keep the hold until the next pass can ask it.
+      log.warn({ orderId: String(order._id), err: (err as Error).message }, 'expiry postponed');
+      continue;
+    }
+    if (await releaseOrder(String(order._id), 'expired')) expired += 1;
+  }
+  if (expired > 0) log.info({ expired }, 'expired unpaid orders');
+  return expired;
+}
+
+export interface OrderJobs {
+  /** The first recovery pass (the one that also scans every order), done or failed. */
+  started: Promise<void>;
+  /** Runs the recovery pass now (also done at start and on its timer). */
+  recover(): Promise<void>;
+  /** Stops the timers, waits for a running pass, and flushes the journal clean-up. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work of the order system: the recovery pass (at start, scanning every order
+ * once, then every ORDER_RECOVERY_INTERVAL_MS from the release notes and journals), the expiry pass (every quarter of the hold, 1 s to 1 min), and
+ * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
+ * the next tick.
+ */
+export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs {
+  const rules = orderRules(env);
+  // With the embedded database this process is the only API, so nothing half done belongs to a
+  // live request elsewhere; with a shared MongoDB other processes' requests get the grace period.
+  const graceMs = env.MONGODB_EMBEDDED ? 0 : env.ORDER_RECOVERY_GRACE_MS;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  const guard = (what: string, fn: () => Promise<unknown>) => () => {
+    if (stopped) return running;
+    running = running.then(fn).catch((err: unknown) => {
+      if (isDbUnavailableError(err)) log.debug({ what }, 'database unavailable; retrying on the next tick');
+      else log.error({ err, what }, 'order background job failed');
+    });
+    return running;
+  };
+
+  // The first pass also scans every order (holds left by earlier versions, releases whose note
+  // went missing); the periodic ones read only the release notes and the parts' journals. Keys
+  // older than a day are swept at most hourly: the sweep reads the whole key collection.
+  let scanned = false;
+  let sweptAt = 0;
+  const recover = guard('recovery', async () => {
+    const r = await recoverOnce({ graceMs, log, scanOrders: !scanned });
+    scanned = true;
+    if (Date.now() - sweptAt >= 60 * 60_000) {
+      await OrderKeyModel.deleteMany({ createdAt: { $lt: new Date(Date.now() - KEY_TTL_MS) } });
+      sweptAt = Date.now();
+    }
+    if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
+  });
+  const expire = guard('expiry', () => expireDue(rules, stripe, log));
+  const flush = guard('journal', flushJournal);
+
+  const timers = [
+    setInterval(() => void recover(), env.ORDER_RECOVERY_INTERVAL_MS),
+    setInterval(() => void expire(), Math.min(60_000, Math.max(1000, rules.holdMs / 4))),
+    setInterval(() => void flush(), 250),
+  ];
+  for (const t of timers) t.unref();
+  const started = recover().then(() => undefined);
+
+  return {
+    started,
+    recover: async () => {
+      await recover();
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await running;
+      stopped = true;
+      await flushJournal().catch(() => undefined);
+    },
+  };
+}

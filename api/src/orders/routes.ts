@@ -1,0 +1,164 @@
+import {
+  orderInputSchema,
+  pageQuerySchema,
+  shippingStatusInputSchema,
+  successSchema,
+  userOrdersQuerySchema,
+  type Order,
+} from '@motoparts/contracts';
+import { z } from 'zod';
+import type { RouteDeps } from '../app';
+import { adminOnly, assertSelfOrAdmin, callerOf, signedIn } from '../http/auth';
+import type { ApiRoutes } from '../http/openapi';
+import { rateLimited } from '../http/rate-limit';
+import { validate } from '../http/validate';
+import { AppError } from '../lib/app-error';
+import { setPageHeaders } from '../lib/paging';
+import { settleIntent } from '../payments/service';
+import * as users from '../users/service';
+import { withOrderKey, type Answer } from './keys';
+import * as orders from './service';
+import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
+
+export function orderRoutes(routes: ApiRoutes, { env, limits, stripe }: RouteDeps): void {
+  const auth = signedIn(env);
+  const admin = adminOnly(env);
+  const rules = orders.orderRules(env);
+  const section = routes.section('orders');
+
+  section.post(
+    '/order',
+    {
+      summary: 'Place an order',
+      description:
+        'Price and name come from the part; stock is taken atomically. Admins cannot buy (403). ' +
+        'At most MAX_OPEN_ORDERS unpaid orders per customer (409).',
+      headers: placeOrderHeaders,
+      ok: {
+        status: 201,
+        description: 'The order, holding its stock.',
+        body: OrderSchema,
+        headers: ['Location'],
+      },
+      errors: [403, 404, 409, 422],
+    },
+    auth,
+    validate({ body: orderInputSchema }),
+    rateLimited(limits, 'order', (state) => callerOf(state).uid),
+    async (ctx) => {
+      const caller = callerOf(ctx.state);
+      const input = ctx.state.input.body;
+      const place = async (orderId?: string): Promise<Answer> => ({
+        status: 201,
+        body: await orders.placeOrder(caller, input, rules, orderId),
+      });
+      const key = ctx.get('idempotency-key');
+      if (key && !IDEMPOTENCY_KEY.test(key)) {
+        throw AppError.badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.');
+      }
+      const answer = key
+        ? // The key remembers the body as sent, so a retry must send the same JSON.
+          await withOrderKey(caller.uid, key, ctx.request.body, place, async (orderId) => ({
+            status: 201,
+            body: orders.toOrder(await orders.getOrderFor(caller, orderId, { adminMaySee: false }), rules),
+          }))
+        : await place();
+      ctx.status = answer.status;
+      const order = answer.body as Order;
+      if (answer.status === 201) ctx.set('Location', `/order/${order._id}`);
+      ctx.body = answer.body;
+    },
+  );
+
+  section.get(
+    '/orders',
+    {
+      summary: 'Every order, newest first',
+      ok: { description: 'The page.', body: z.array(OrderSchema), headers: ['X-Total-Count', 'Link'] },
+    },
+    admin,
+    validate({ query: pageQuerySchema }),
+    async (ctx) => {
+      const { page, limit } = ctx.state.input.query;
+      const { items, total } = await orders.listAllOrders(page, limit, rules);
+      setPageHeaders(ctx, total, page, limit);
+      ctx.body = items;
+    },
+  );
+
+  section.get(
+    '/order',
+    {
+      summary: "One account's orders, newest first",
+      description: 'Your own, or anyone’s for an admin.',
+      ok: { description: 'The page.', body: z.array(OrderSchema), headers: ['X-Total-Count', 'Link'] },
+      errors: [403],
+    },
+    auth,
+    validate({ query: userOrdersQuerySchema }),
+    async (ctx) => {
+      const caller = callerOf(ctx.state);
+      const { user, page, limit } = ctx.state.input.query;
+      assertSelfOrAdmin(caller, user);
+      // By account, not by address: orders of an earlier account with this email are not listed.
+      const uid = user === caller.email ? caller.uid : await users.uidOf(user);
+      const { items, total } = uid
+        ? await orders.listOrdersOf(uid, page, limit, rules)
+        : { items: [], total: 0 };
+      setPageHeaders(ctx, total, page, limit);
+      ctx.body = items;
+    },
+  );
+
+  section.get(
+    '/order/:id',
+    {
+      summary: 'One order',
+      description: 'Your own, or any for an admin.',
+      ok: { description: 'The order.', body: OrderSchema },
+      errors: [403, 404],
+    },
+    auth,
+    validate({ params: orderIdParams }),
+    async (ctx) => {
+      const doc = await orders.getOrderFor(callerOf(ctx.state), ctx.state.input.params.id);
+      ctx.body = orders.toOrder(doc, rules);
+    },
+  );
+
+  section.delete(
+    '/order/:id',
+    {
+      summary: 'Cancel your unpaid order',
+      description:
+        'Its open PaymentIntent is cancelled at Stripe first and its pieces go back to stock. ' +
+        'Paid, shipped and expired orders cannot be cancelled (409).',
+      ok: { description: 'Cancelled.', body: successSchema },
+      errors: [403, 404, 409, 502],
+    },
+    auth,
+    validate({ params: orderIdParams }),
+    async (ctx) => {
+      await orders.cancelOrder(callerOf(ctx.state), ctx.state.input.params.id, (doc) =>
+        settleIntent(stripe, doc, ctx.state.log),
+      );
+      ctx.body = { success: true };
+    },
+  );
+
+  section.patch(
+    '/order/:id/status',
+    {
+      summary: 'Ship an order (or take the shipment back)',
+      description: 'Expired orders and orders being cancelled cannot be shipped (409).',
+      ok: { description: 'The order.', body: OrderSchema },
+      errors: [404, 409],
+    },
+    admin,
+    validate({ params: orderIdParams, body: shippingStatusInputSchema }),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await orders.setShippingStatus(params.id, body.status, rules);
+    },
+  );
+}

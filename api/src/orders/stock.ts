@@ -1,0 +1,403 @@
+import { Types } from 'mongoose';
+import type { Logger } from '../lib/logger';
+import { PartModel, type PartDoc } from '../parts/model';
+import { OpenOrdersModel, OrderModel, OrderReleaseModel, type OrderDoc } from './model';
+
+/*
+ * Crash-consistent stock (design and failure cases: api/README.md, "Stock that survives crashes").
+ *
+ * Invariant: for every part, availableQty + Σ qty of its live orders == stock received for it.
+ * Every step is one single-document atomic update, made idempotent by a marker written in the same
+ * update, and the order's `hold` says which step comes next:
+ *
+ *   place:   part: $inc −qty + push `+id` (only if `+id` absent) → order inserted `held`
+ *            → `+id` pulled from the part (batched, later)
+ *   release: order `releasing` (conditional: unpaid, pending, held) → part: $inc +qty + push `-id`
+ *            (only if `-id` absent) → order deleted (cancel) or `released`/`expired` → markers pulled
+ *
+ * A process that dies between the two placing steps leaves a `+id` with no order: `recoverOnce`
+ * writes a `void` tombstone under that id (so a stalled request's late insert fails on the
+ * duplicate `_id` instead of creating an order without stock), then gives the pieces back only if
+ * `+id` is still there, atomically with pulling it. A process that dies while releasing leaves the
+ * order `releasing`; the pass finishes it (the give-back is a no-op if `-id` is there already).
+ * Orders that earlier versions left `reserving` (they wrote the order first) are undone.
+ */
+
+/** Order ids whose steps a request of this process is running right now: recovery leaves them alone. */
+const busy = new Set<string>();
+
+/** Runs `fn` with the order marked busy in this process. */
+export async function withOrderBusy<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
+  busy.add(orderId);
+  try {
+    return await fn();
+  } finally {
+    busy.delete(orderId);
+  }
+}
+
+/** Journal entries carry the quantity, so an entry whose order vanished can still be undone. */
+export const plusMark = (orderId: string, qty: number) => `+${orderId}:${qty}`;
+export const minusMark = (orderId: string, qty: number) => `-${orderId}:${qty}`;
+
+function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } | undefined {
+  const m = /^([+-])([a-f0-9]{24}):(\d+)$/.exec(mark);
+  return m ? { sign: m[1] as '+' | '-', id: String(m[2]), qty: Number(m[3]) } : undefined;
+}
+
+// ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
+
+const redundant = new Map<string, Set<string>>();
+let flushing: Promise<void> | undefined;
+
+/** Queues journal entries that are no longer needed (their order's hold moved past the step). */
+export function forgetMarks(partId: string, marks: string[]): void {
+  let set = redundant.get(partId);
+  if (!set) redundant.set(partId, (set = new Set()));
+  for (const m of marks) set.add(m);
+}
+
+/** Pulls the queued entries: one `$pull` per part (exact `_id`), whatever the number of orders. */
+export async function flushJournal(): Promise<void> {
+  if (flushing) return flushing;
+  flushing = (async () => {
+    while (redundant.size > 0) {
+      const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
+      redundant.delete(partId);
+      try {
+        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
+      } catch (err) {
+        // Put them back for the next flush (or the recovery pass finds them after a restart).
+        forgetMarks(partId, [...marks]);
+        throw err;
+      }
+    }
+  })().finally(() => {
+    flushing = undefined;
+  });
+  return flushing;
+}
+
+// ---- the per-customer cap on open orders ----
+
+/** Claims one of the customer's `cap` open-order slots for `orderId`; false when all are taken. */
+export async function claimOpenSlot(customer: string, orderId: string, cap: number): Promise<boolean> {
+  if (cap <= 0) return true;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const doc = await OpenOrdersModel.findOneAndUpdate(
+        { _id: customer, [`open.${cap - 1}`]: { $exists: false } },
+        { $addToSet: { open: orderId } },
+        { upsert: true, new: true },
+      ).lean();
+      if (doc) return true;
+    } catch (err) {
+      // The upsert found the customer's document full (duplicate _id): the cap is reached.
+      if ((err as { code?: unknown }).code !== 11000) throw err;
+    }
+    // Before refusing, drop entries of orders that are no longer open (left by a crash).
+    if (!(await pruneOpenSlots(customer))) return false;
+  }
+  return false;
+}
+
+async function pruneOpenSlots(customer: string): Promise<boolean> {
+  const doc = await OpenOrdersModel.findById(customer).lean();
+  const stale: string[] = [];
+  for (const id of doc?.open ?? []) {
+    const order = Types.ObjectId.isValid(id)
+      ? await OrderModel.findById(id, { paid: 1, status: 1, hold: 1 }).lean<OrderDoc>()
+      : null;
+    if (!order || !isOpen(order)) stale.push(id);
+  }
+  if (stale.length === 0) return false;
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
+  return true;
+}
+
+/** Frees an order's slot (exact `_id` update; a missed one is pruned when it matters). */
+export async function releaseOpenSlot(customer: string, orderId: string): Promise<void> {
+  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: orderId } });
+}
+
+/** Unpaid, pending and holding stock (or on its way to). */
+export function isOpen(order: Pick<OrderDoc, 'paid' | 'status' | 'hold'>): boolean {
+  return !order.paid && order.status === 'pending' && order.hold !== 'released' && order.hold !== 'releasing';
+}
+
+// ---- the steps ----
+
+/** What the stock steps need of an order: its id, its part and how many pieces. */
+export interface Reservation {
+  _id: string | Types.ObjectId;
+  partsId: string | Types.ObjectId;
+  qty: number;
+}
+
+/** When an order id was chosen (ObjectIds start with their creation time, in seconds). */
+export function idTime(id: string): number {
+  return Types.ObjectId.isValid(id) ? new Types.ObjectId(id).getTimestamp().getTime() : 0;
+}
+
+/** Takes the order's pieces and records `+id` in the same update; null when refused. */
+export async function takeStock(order: Reservation): Promise<PartDoc | null> {
+  const mark = plusMark(String(order._id), order.qty);
+  return PartModel.findOneAndUpdate(
+    {
+      _id: order.partsId,
+      availableQty: { $gte: order.qty },
+      qty: { $lte: order.qty },
+      journal: { $ne: mark },
+    },
+    { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
+    // No projection: FerretDB's findAndModify does not implement `fields`.
+    { new: true },
+  ).lean<PartDoc>();
+}
+
+/** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
+export async function undoTake(order: Reservation): Promise<void> {
+  const mark = plusMark(String(order._id), order.qty);
+  await PartModel.updateOne(
+    { _id: order.partsId, journal: mark },
+    { $inc: { availableQty: order.qty }, $pull: { journal: mark } },
+  );
+}
+
+/** Gives a releasing order's pieces back once: the update also records `-id`, and needs it absent. */
+export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
+  const mark = minusMark(String(order._id), order.qty);
+  await PartModel.updateOne(
+    { _id: order.partsId, journal: { $ne: mark } },
+    { $inc: { availableQty: order.qty }, $push: { journal: mark } },
+  );
+}
+
+/** The last step of a release: the order disappears (cancel) or stays as expired. */
+export async function finishRelease(
+  order: Pick<OrderDoc, '_id' | 'partsId' | 'qty' | 'uid' | 'user' | 'releaseTo'>,
+): Promise<void> {
+  const id = String(order._id);
+  if (order.releaseTo === 'expired') {
+    await OrderModel.updateOne({ _id: id }, { $set: { hold: 'released', status: 'expired' } });
+  } else {
+    await OrderModel.deleteOne({ _id: id });
+  }
+  forgetMarks(String(order.partsId), [plusMark(id, order.qty), minusMark(id, order.qty)]);
+  await releaseOpenSlot(order.uid ?? order.user, id);
+  await OrderReleaseModel.deleteOne({ _id: id });
+}
+
+/** Notes that `orderId` is about to be released, so a crash mid-release is found without a scan. */
+async function noteRelease(orderId: string): Promise<void> {
+  try {
+    await OrderReleaseModel.create({ _id: orderId, at: new Date() });
+  } catch (err) {
+    // Already noted (a retried cancel, or an expiry racing a cancel): one note is enough.
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+  }
+}
+
+/**
+ * Cancels or expires an order that the caller has checked: claims it (`releasing`, conditional on
+ * still being unpaid, pending and held), gives the pieces back, finishes. Returns false if the
+ * order changed meanwhile (paid, shipped, already released).
+ */
+export async function releaseOrder(
+  orderId: string,
+  to: 'cancelled' | 'expired',
+  extraFilter: Record<string, unknown> = {},
+): Promise<boolean> {
+  return withOrderBusy(orderId, async () => {
+    await noteRelease(orderId);
+    const claimed = await OrderModel.findOneAndUpdate(
+      {
+        _id: orderId,
+        ...extraFilter,
+        paid: false,
+        status: 'pending',
+        hold: { $nin: ['reserving', 'releasing', 'released'] },
+      },
+      { $set: { hold: 'releasing', releaseTo: to } },
+      { new: true },
+    ).lean<OrderDoc>();
+    if (!claimed) {
+      // Not releasable (paid, shipped, gone) or already being released by someone else, who
+      // deletes the note when done; a note of an order not releasing is dropped by the pass.
+      return false;
+    }
+    await giveBack(claimed);
+    await finishRelease(claimed);
+    return true;
+  });
+}
+
+// ---- recovery ----
+
+/**
+ * Writes the `void` tombstone for an order id whose stock the pass is about to give back; false
+ * when an order with that id exists after all (its request got there first).
+ */
+async function voidOrder(id: string, partsId: unknown, qty: number): Promise<boolean> {
+  const now = new Date();
+  try {
+    // Written raw: a tombstone has none of an order's required fields.
+    await OrderModel.collection.insertOne({
+      _id: new Types.ObjectId(id),
+      hold: 'void',
+      partsId,
+      qty,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 11000) return false;
+    throw err;
+  }
+}
+
+export interface RecoveryOptions {
+  /** Only orders whose last step is older than this are touched (other processes may run them). */
+  graceMs: number;
+  log?: Logger;
+  now?: number;
+  /**
+   * Also scan every order for a transient hold (the pass at start-up): finds orders left
+   * `reserving` by earlier versions and releases noted by none. The periodic pass reads only
+   * the release notes and the parts' journals, so it costs nothing at any number of orders.
+   */
+  scanOrders?: boolean;
+}
+
+export interface RecoveryReport {
+  undone: number;
+  finished: number;
+  marksPulled: number;
+  orphansReturned: number;
+}
+
+/** Orders in a transient hold: from the release notes, and with `scanOrders` from every order. */
+async function transientOrders(scanOrders: boolean, cutoff: Date): Promise<OrderDoc[]> {
+  const found = new Map<string, OrderDoc>();
+  if (scanOrders) {
+    for (const o of await OrderModel.find({ hold: { $in: ['reserving', 'releasing'] } }).lean<OrderDoc[]>()) {
+      found.set(String(o._id), o);
+    }
+  }
+  for (const note of await OrderReleaseModel.find({}).lean()) {
+    if (found.has(note._id) || busy.has(note._id)) continue;
+    const order = Types.ObjectId.isValid(note._id)
+      ? await OrderModel.findById(note._id).lean<OrderDoc>()
+      : null;
+    if (order?.hold === 'releasing') found.set(note._id, order);
+    else if (note.at <= cutoff) {
+      // The release never claimed the order (paid, shipped or gone by then) or finished without
+      // deleting its note: nothing to finish.
+      await OrderReleaseModel.deleteOne({ _id: note._id });
+    }
+  }
+  return [...found.values()];
+}
+
+/**
+ * Finishes or undoes whatever a crash or outage left half done. Cheap when nothing is: it reads
+ * the notes of releases in progress and the parts whose journal is not empty (and, with
+ * `scanOrders`, every order once).
+ */
+export async function recoverOnce({
+  graceMs,
+  log,
+  now = Date.now(),
+  scanOrders = true,
+}: RecoveryOptions): Promise<RecoveryReport> {
+  const report: RecoveryReport = { undone: 0, finished: 0, marksPulled: 0, orphansReturned: 0 };
+  const cutoff = new Date(now - graceMs);
+  for (const listed of await transientOrders(scanOrders, cutoff)) {
+    const id = String(listed._id);
+    if (busy.has(id) || (listed.updatedAt && listed.updatedAt > cutoff)) continue;
+    await withOrderBusy(id, async () => {
+      // Read again now that no request of this process can start on it: the list may be stale.
+      const order = await OrderModel.findById(id).lean<OrderDoc>();
+      if (!order || order.hold !== listed.hold) return;
+      if (order.hold === 'reserving') {
+        // Never acknowledged: give the pieces back if they were taken, then forget the order.
+        await undoTake(order);
+        await OrderModel.deleteOne({ _id: id, hold: 'reserving' });
+        await releaseOpenSlot(order.uid ?? order.user, id);
+        report.undone += 1;
+        log?.warn(
+          { orderId: id, partId: String(order.partsId), qty: order.qty },
+          'recovery: undid an unfinished order',
+        );
+      } else {
+        await giveBack(order);
+        await finishRelease(order);
+        report.finished += 1;
+        log?.warn(
+          { orderId: id, to: order.releaseTo },
+          'recovery: finished an unfinished cancellation/expiry',
+        );
+      }
+    });
+  }
+
+  // Journal entries whose order has moved on are pulled; a `+id` whose order is gone without a
+  // matching `-id` (undone by an earlier pass while another process's taking step was still in
+  // flight, and that process died) gives its pieces back.
+  const parts = await PartModel.find({ journal: { $gt: '' } }, { journal: 1 }).lean<PartDoc[]>();
+  for (const part of parts) {
+    const marks = part.journal ?? [];
+    const pull: string[] = [];
+    for (const mark of marks) {
+      const parsed = parseMark(mark);
+      if (!parsed) {
+        pull.push(mark);
+        continue;
+      }
+      const { sign, id, qty } = parsed;
+      if (busy.has(id)) continue;
+      const order = await OrderModel.findById(id, { hold: 1, updatedAt: 1 }).lean<OrderDoc>();
+      if (order && order.updatedAt && order.updatedAt > cutoff) continue;
+      const placed = order && order.hold !== 'void';
+      if (sign === '+') {
+        if (placed && order.hold !== 'reserving') pull.push(mark);
+        else if (!order && marks.includes(minusMark(id, qty))) pull.push(mark);
+        else if (!placed) {
+          // Stock taken for an order that was never written: its request died between the two
+          // placing steps, or (another process, shared database) is still between them. Only ids
+          // older than the grace period; the tombstone makes a late insert fail (duplicate `_id`).
+          if (!order && (idTime(id) > cutoff.getTime() || !(await voidOrder(id, part._id, qty)))) continue;
+          // Only if `-id` is still absent in the same update: a cancellation that completed
+          // since the journal was read has already given these pieces back.
+          const res = await PartModel.updateOne(
+            { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
+            { $inc: { availableQty: qty }, $pull: { journal: mark } },
+          );
+          if (res.modifiedCount === 0) {
+            // Nothing to give back after all (cancelled since the journal was read, or a crash
+            // right after an earlier tombstone): no pieces of this id went back here, so no
+            // insert needs barring, and a cancelled order must not leave a tombstone behind.
+            await OrderModel.deleteOne({ _id: id, hold: 'void' });
+            continue;
+          }
+          report.orphansReturned += 1;
+          log?.error(
+            { orderId: id, partId: String(part._id), qty },
+            'recovery: returned the stock of a vanished order',
+          );
+        }
+      } else if (!order || order.hold !== 'releasing') {
+        // `-id` goes only with (or after) its `+id`: a `+id` left alone would read as pieces
+        // taken for an order that was never written, and be given back a second time.
+        const plus = plusMark(id, qty);
+        if (!marks.includes(plus) || pull.includes(plus)) pull.push(mark);
+      }
+    }
+    if (pull.length > 0) {
+      await PartModel.updateOne({ _id: part._id }, { $pullAll: { journal: pull } });
+      report.marksPulled += pull.length;
+    }
+  }
+  return report;
+}

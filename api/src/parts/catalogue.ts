@@ -1,0 +1,285 @@
+import type { Part, PartListQuery } from '@motoparts/contracts';
+import { AppError } from '../lib/app-error';
+import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
+import { catalogCacheTtlMs, type Env } from '../lib/env';
+import type { WriteScope } from '../lib/write-feed';
+import { PartModel, partWrites, type PartDoc } from './model';
+import {
+  comparatorOf,
+  getPart,
+  listParts,
+  matcherOf,
+  sortKeyOf,
+  toPart,
+  type SortFields,
+  type SortKey,
+} from './service';
+
+/**
+ * The catalogue's one cache, for GET /parts and GET /parts/:id: the whole catalogue in memory (a
+ * snapshot) and, on top of it, the answers computed from it (body, ETag, total; the CatalogCache
+ * it extends). Both follow one generation protocol and one invalidation path: the parts model's
+ * write feed calls `invalidate` after every write.
+ *
+ * Why a snapshot: the embedded FerretDB (SQLite backend) pushes neither filters, sorts nor counts
+ * down to SQLite, so at 10,000 parts every page costs a full scan for the find and another for
+ * the count (~0.6 s each, on the one connection everything else shares). One scan loads the
+ * catalogue; pages, searches and totals are then computed here with MongoDB's semantics (binary
+ * string order, `_id` tie-break, case-insensitive literal substring), and stay correct through
+ * writes:
+ * - create, delete, rename, reprice, anything multi-document → snapshot and answers are dropped;
+ * - a stock or minimum-quantity change of one part → the answers holding it are dropped and the
+ *   part is re-read by `_id` before the next read is answered (a reader never sees a part older
+ *   than the writes that finished before it arrived).
+ * Catalogues bigger than MAX_PARTS are read page by page from the database (answers still cached).
+ * One instance per app (createApp's dependencies); the server warms it before reporting ready.
+ */
+const MAX_PARTS = 50_000;
+
+// The whole 10,000-part catalogue is ~3 MB of JSON, so 24 MB holds every default page in several
+// sort orders; the cap keeps RSS bounded whatever `?q` values clients send.
+const ANSWER_LIMITS = { maxBytes: 24 * 1024 * 1024, maxEntries: 5000 };
+
+interface Entry extends SortFields {
+  part: Part;
+}
+
+interface Snapshot {
+  byId: Map<string, Entry>;
+  sorted: Map<SortKey, Entry[]>;
+  /** Generation when its scan began: every write whose hook ran before is in it. */
+  asOf: number;
+  /** Clock time of that scan, for the TTL. */
+  loadedAt: number;
+  /** Parts re-read since: id → generation when that read began. */
+  seen: Map<string, number>;
+  refreshing?: Promise<void>;
+}
+
+const SORT_KEYS: SortKey[] = ['_id', 'name', '-name', 'price', '-price', 'newest'];
+
+function entryOf(doc: PartDoc): Entry {
+  const part = toPart(doc);
+  return { part, _id: part._id, nameKey: Buffer.from(doc.name), priceCents: doc.priceCents };
+}
+
+export class PartCatalogue extends CatalogCache {
+  private snapshot: Snapshot | undefined;
+  /** The catalogue is bigger than MAX_PARTS: use the database until the next full invalidation. */
+  private tooBig = false;
+  private loading: { since: number; done: Promise<void> } | undefined;
+
+  /** `ttlMs` as CATALOG_CACHE_TTL_MS: 0 = off (database per request), Infinity = until invalidated. */
+  constructor({ ttlMs, now }: { ttlMs: number; now?: () => number }) {
+    super({ ttlMs, ...ANSWER_LIMITS, ...(now ? { now } : {}) });
+    partWrites.subscribe((scope) => this.invalidate(scope));
+  }
+
+  override invalidate(scope: WriteScope): void {
+    super.invalidate(scope);
+    if (scope === 'all') {
+      this.snapshot = undefined;
+      this.loading = undefined; // a scan that began before this write must not become current
+      this.tooBig = false;
+    }
+  }
+
+  /**
+   * Loads the catalogue and sorts it in every list order now, so that no shopper's request pays
+   * for the scan (the server does this before it reports ready). A no-op with the cache off.
+   */
+  async warm(): Promise<void> {
+    const snap = await this.current();
+    if (!snap) return;
+    for (const key of SORT_KEYS) this.sortedBy(snap, key);
+  }
+
+  /** GET /parts: the page's body, ETag and total (X-Total-Count). */
+  listAnswer(query: PartListQuery): Promise<CachedJson> {
+    // q last: it is the only free text, so it cannot shift the other fields' positions.
+    const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${query.q ?? ''}`;
+    this.expireSnapshot();
+    return this.get(key, async () => {
+      const { value, readAt } = await this.read(
+        (snap) => this.pageOf(snap, query),
+        () => listParts(query),
+      );
+      return {
+        value: value.items,
+        total: value.total,
+        ids: value.items.map((p) => p._id),
+        anyPart: query.inStock !== undefined,
+        readAt,
+      };
+    });
+  }
+
+  /** GET /parts/:id: the part's body and ETag (404 when there is no such part). */
+  partAnswer(id: string): Promise<CachedJson> {
+    const key = id.toLowerCase();
+    this.expireSnapshot();
+    return this.get(`part:${key}`, async () => {
+      const { value, readAt } = await this.read(
+        (snap) => this.partOf(snap, key),
+        () => getPart(key),
+      );
+      return { value, ids: [key], readAt };
+    });
+  }
+
+  /** One page of the list (uncached answer; the tests compare it with the database query). */
+  async list(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
+    return (
+      await this.read(
+        (snap) => this.pageOf(snap, query),
+        () => listParts(query),
+      )
+    ).value;
+  }
+
+  /** From the snapshot when there is one, else from the database; `readAt` = the snapshot's age. */
+  private async read<T>(
+    fromSnapshot: (snap: Snapshot) => T,
+    fromDatabase: () => Promise<T>,
+  ): Promise<{ value: T; readAt?: number }> {
+    const snap = await this.current();
+    if (!snap) return { value: await fromDatabase() };
+    return { value: fromSnapshot(snap), readAt: snap.loadedAt };
+  }
+
+  private pageOf(snap: Snapshot, query: PartListQuery): { items: Part[]; total: number } {
+    const sorted = this.sortedBy(snap, sortKeyOf(query));
+    const matches = matcherOf(query);
+    const found = matches ? sorted.filter((e) => matches(e.part)) : sorted;
+    const start = (query.page - 1) * query.limit;
+    return { items: found.slice(start, start + query.limit).map((e) => e.part), total: found.length };
+  }
+
+  private partOf(snap: Snapshot, id: string): Part {
+    const entry = snap.byId.get(id);
+    if (!entry) throw AppError.notFound('Part');
+    return entry.part;
+  }
+
+  private sortedBy(snap: Snapshot, key: SortKey): Entry[] {
+    let sorted = snap.sorted.get(key);
+    if (!sorted) {
+      sorted = [...snap.byId.values()].sort(comparatorOf(key));
+      snap.sorted.set(key, sorted);
+    }
+    return sorted;
+  }
+
+  /** The current snapshot, reflecting every write whose hook ran before this call; undefined = none. */
+  private async current(): Promise<Snapshot | undefined> {
+    if (this.opts.ttlMs <= 0) return undefined;
+    const arrival = this.generation;
+    for (;;) {
+      this.expireSnapshot();
+      const snap = this.snapshot;
+      if (!snap) {
+        if (this.tooBig) return undefined;
+        this.loading ??= this.scan();
+        await this.loading.done;
+        continue;
+      }
+      if (this.staleIds(snap, arrival).length === 0) return snap;
+      if (!snap.refreshing) {
+        const pending = this.refresh(snap);
+        const done = () => {
+          if (snap.refreshing === pending) snap.refreshing = undefined;
+        };
+        pending.then(done, done);
+        snap.refreshing = pending;
+      }
+      await snap.refreshing;
+    }
+  }
+
+  /**
+   * Drops a snapshot (and the answers computed from it) once it is older than the TTL: other
+   * processes' writes (several API instances on one MongoDB) show after it. Checked before an
+   * answer's load starts, so that load is not refused as older than the drop.
+   */
+  private expireSnapshot(): void {
+    const snap = this.snapshot;
+    if (snap && this.opts.now() - snap.loadedAt >= this.opts.ttlMs) this.invalidate('all');
+  }
+
+  /** Parts changed in place after the snapshot read them, by writes up to generation `upTo`. */
+  private staleIds(snap: Snapshot, upTo: number): string[] {
+    const ids: string[] = [];
+    for (const [id, gen] of this.touchedAt) {
+      if (gen <= upTo && gen > (snap.seen.get(id) ?? snap.asOf)) ids.push(id);
+    }
+    return ids;
+  }
+
+  private scan(): { since: number; done: Promise<void> } {
+    const since = this.generation;
+    const loadedAt = this.opts.now();
+    const done = (async () => {
+      const docs = await PartModel.find({})
+        .limit(MAX_PARTS + 1)
+        .lean<PartDoc[]>();
+      if (this.clearedAt > since) return; // a create/delete landed meanwhile: callers load again
+      if (docs.length > MAX_PARTS) {
+        this.tooBig = true;
+        return;
+      }
+      this.snapshot = {
+        byId: new Map(docs.map((d) => [String(d._id), entryOf(d)])),
+        sorted: new Map(),
+        asOf: since,
+        loadedAt,
+        seen: new Map(),
+      };
+      this.prune();
+    })();
+    const loading = { since, done };
+    const finished = () => {
+      if (this.loading === loading) this.loading = undefined;
+    };
+    done.then(finished, finished);
+    return loading;
+  }
+
+  /** Re-reads the parts changed in place; by `_id` one by one (FerretDB scans for `$in`). */
+  private async refresh(snap: Snapshot): Promise<void> {
+    const startedAt = this.generation;
+    const ids = this.staleIds(snap, startedAt);
+    const docs = await Promise.all(ids.map((id) => PartModel.findById(id).lean<PartDoc>()));
+    if (this.snapshot !== snap) return;
+    for (const [i, id] of ids.entries()) {
+      const doc = docs[i];
+      const old = snap.byId.get(id);
+      if (!doc || !old || doc.name !== old.part.name || doc.priceCents !== old.priceCents) {
+        // Appeared, vanished or moved in a sort order behind the hooks' back: start over.
+        this.invalidate('all');
+        return;
+      }
+      // Same position in every order: update in place (the sorted arrays share the entry).
+      old.part = toPart(doc);
+      snap.seen.set(id, startedAt);
+    }
+    this.prune();
+  }
+
+  /** A change the snapshot has not re-read yet (or that a running scan may have missed) is kept. */
+  protected override stillNeeded(id: string, gen: number): boolean {
+    const snap = this.snapshot;
+    if (snap) return gen > (snap.seen.get(id) ?? snap.asOf);
+    return this.loading !== undefined && gen > this.loading.since;
+  }
+
+  protected override prune(): void {
+    super.prune();
+    const snap = this.snapshot;
+    if (snap) for (const id of snap.seen.keys()) if (!this.touchedAt.has(id)) snap.seen.delete(id);
+  }
+}
+
+/** The catalogue of one app, with the TTL its environment asks for. */
+export function catalogueFor(env: Env): PartCatalogue {
+  return new PartCatalogue({ ttlMs: catalogCacheTtlMs(env) });
+}

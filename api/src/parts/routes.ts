@@ -1,0 +1,144 @@
+import {
+  minimumQtySchema,
+  partInputSchema,
+  partListQuerySchema,
+  stockChangeSchema,
+  successSchema,
+} from '@motoparts/contracts';
+import { z } from 'zod';
+import type { RouteDeps } from '../app';
+import { adminOnly } from '../http/auth';
+import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
+import type { ApiRoutes } from '../http/openapi';
+import { rateLimited } from '../http/rate-limit';
+import { validate } from '../http/validate';
+import { setPageHeaders } from '../lib/paging';
+import * as parts from './service';
+import { createdPartSchema, partIdParams, PartSchema } from './validators';
+
+export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteDeps): void {
+  const admin = adminOnly(env);
+  const section = routes.section('parts');
+
+  // Catalogue reads are answered by the catalogue's cache (body + ETag), which builds the keys and
+  // follows every write to the parts collection (parts/catalogue.ts).
+  section.get(
+    '/parts',
+    {
+      summary: 'One page of the catalogue',
+      description: 'Searched (`q`: every word in the name or description), filtered and sorted.',
+      headers: conditionalReadHeaders,
+      ok: {
+        description: 'The page.',
+        body: z.array(PartSchema),
+        headers: ['X-Total-Count', 'Link', 'ETag', 'Cache-Control'],
+        revalidates: true,
+      },
+    },
+    rateLimited(limits, 'listing', (_state, ip) => ip),
+    validate({ query: partListQuerySchema }),
+    async (ctx) => {
+      const { query } = ctx.state.input;
+      const entry = await catalogue.listAnswer(query);
+      setPageHeaders(ctx, entry.total, query.page, query.limit);
+      sendTaggedJson(ctx, entry);
+    },
+  );
+
+  section.get(
+    '/parts/:id',
+    {
+      summary: 'One part',
+      headers: conditionalReadHeaders,
+      ok: {
+        description: 'The part.',
+        body: PartSchema,
+        headers: ['ETag', 'Cache-Control'],
+        revalidates: true,
+      },
+      errors: [404],
+    },
+    validate({ params: partIdParams }),
+    async (ctx) => {
+      sendTaggedJson(ctx, await catalogue.partAnswer(ctx.state.input.params.id));
+    },
+  );
+
+  section.post(
+    '/parts',
+    {
+      summary: 'Add a part',
+      ok: { status: 201, description: 'The part as stored.', body: createdPartSchema, headers: ['Location'] },
+      errors: [409],
+    },
+    admin,
+    validate({ body: partInputSchema }),
+    async (ctx) => {
+      const part = await parts.createPart(ctx.state.input.body);
+      ctx.status = 201;
+      ctx.set('Location', `/parts/${part._id}`);
+      ctx.body = { success: true, part };
+    },
+  );
+
+  section.delete(
+    '/parts/:id',
+    { summary: 'Remove a part', ok: { description: 'Removed.', body: successSchema }, errors: [404] },
+    admin,
+    validate({ params: partIdParams }),
+    async (ctx) => {
+      await parts.deletePart(ctx.state.input.params.id);
+      ctx.body = { success: true };
+    },
+  );
+
+  section.put(
+    '/restockQty/:id',
+    {
+      summary: 'Add stock',
+      description: 'One atomic increment: concurrent restocks never overwrite each other.',
+      ok: { description: 'The part with its new stock.', body: PartSchema },
+      errors: [404],
+    },
+    admin,
+    validate({ params: partIdParams, body: stockChangeSchema }),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await parts.restock(params.id, body.quantity);
+    },
+  );
+
+  section.put(
+    '/reduceQty/:id',
+    {
+      summary: 'Write stock off',
+      description: 'Never below zero (409).',
+      ok: { description: 'The part with its new stock.', body: PartSchema },
+      errors: [404, 409],
+    },
+    admin,
+    validate({ params: partIdParams, body: stockChangeSchema }),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await parts.reduceStock(params.id, body.quantity);
+    },
+  );
+
+  for (const direction of ['increase', 'decrease'] as const) {
+    section.put(
+      `/${direction}Qty/:id`,
+      {
+        summary: `${direction === 'increase' ? 'Raise' : 'Lower'} the minimum purchase quantity`,
+        description: `Only ${direction === 'increase' ? 'raises' : 'lowers'} it (409 otherwise).`,
+        ok: { description: 'The part with its new minimum.', body: PartSchema },
+        errors: [404, 409],
+      },
+      admin,
+      validate({ params: partIdParams, body: minimumQtySchema }),
+      async (ctx) => {
+        const { params, body } = ctx.state.input;
+        ctx.body = await parts.setMinimumQty(params.id, body.newQuantity, direction);
+      },
+    );
+  }
+}

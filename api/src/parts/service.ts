@@ -1,0 +1,264 @@
+import {
+  DEFAULT_PART_CATEGORY,
+  isInStock,
+  PART_CATEGORIES,
+  type Part,
+  type PartCategory,
+  type PartInput,
+  type PartListQuery,
+  type PartSort,
+} from '@motoparts/contracts';
+import { AppError } from '../lib/app-error';
+import { toCents, toDollars } from '../lib/money';
+import { PartModel, type PartDoc } from './model';
+
+export function toPart(doc: PartDoc): Part {
+  return {
+    _id: String(doc._id),
+    name: doc.name,
+    text: doc.text,
+    img: doc.img,
+    price: toDollars(doc.priceCents),
+    qty: doc.qty,
+    availableQty: doc.availableQty,
+    category: categoryOf(doc.category),
+  };
+}
+
+/** Parts stored before categories existed have none: they are in the default one. */
+export function categoryOf(value: unknown): PartCategory {
+  return (PART_CATEGORIES as readonly unknown[]).includes(value)
+    ? (value as PartCategory)
+    : DEFAULT_PART_CATEGORY;
+}
+
+export function slugify(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'part'
+  );
+}
+
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A search is its words: each must appear (case-insensitive, literally, anywhere) in the name or
+ * the description, in any order, so "clutch cable honda" finds "Honda clutch cable".
+ */
+export function searchWords(q: string | undefined): string[] {
+  if (!q) return [];
+  return [...new Set(q.toLowerCase().split(/\s+/u).filter(Boolean))];
+}
+
+/** A list order of GET /parts; `_id` is the default one (no `sort`). */
+export type SortKey = PartSort | '_id';
+type SortField = 'name' | 'priceCents' | '_id';
+
+/**
+ * Every list order of GET /parts, as MongoDB sorts it: by each field in turn (1 ascending, -1
+ * descending), `_id` last so equal names or prices keep one order across pages. The database
+ * query (`mongoSort`) and the in-memory catalogue (`comparatorOf`) both read this table.
+ */
+const SORTS: Record<SortKey, readonly (readonly [SortField, 1 | -1])[]> = {
+  _id: [['_id', 1]],
+  name: [
+    ['name', 1],
+    ['_id', 1],
+  ],
+  '-name': [
+    ['name', -1],
+    ['_id', 1],
+  ],
+  price: [
+    ['priceCents', 1],
+    ['_id', 1],
+  ],
+  '-price': [
+    ['priceCents', -1],
+    ['_id', 1],
+  ],
+  // ObjectIds start with their creation time: the newest part has the highest `_id`.
+  newest: [['_id', -1]],
+};
+
+export const sortKeyOf = (query: Pick<PartListQuery, 'sort'>): SortKey => query.sort ?? '_id';
+
+export const mongoSort = (key: SortKey): Record<string, 1 | -1> => Object.fromEntries(SORTS[key]);
+
+/**
+ * What the in-memory comparison reads of a part, in MongoDB's orders: the name as UTF-8 bytes
+ * (the default binary string order), the price in cents, the id as lower-case hex (whose order is
+ * the ObjectId's).
+ */
+export interface SortFields {
+  _id: string;
+  nameKey: Buffer;
+  priceCents: number;
+}
+
+function compareField(field: SortField, a: SortFields, b: SortFields): number {
+  switch (field) {
+    case 'name':
+      return Buffer.compare(a.nameKey, b.nameKey);
+    case 'priceCents':
+      return a.priceCents - b.priceCents;
+    case '_id':
+      return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+  }
+}
+
+export function comparatorOf(key: SortKey): (a: SortFields, b: SortFields) => number {
+  const fields = SORTS[key];
+  return (a, b) => {
+    for (const [field, direction] of fields) {
+      const c = compareField(field, a, b);
+      if (c !== 0) return c * direction;
+    }
+    return 0;
+  };
+}
+
+/**
+ * The database filter of a list query, except `inStock` (see listParts); `matcherOf` applies the
+ * same conditions in memory.
+ */
+export function listFilter(query: PartListQuery): Record<string, unknown> {
+  const and: Record<string, unknown>[] = [];
+  for (const word of searchWords(query.q)) {
+    const re = { $regex: escapeRegex(word), $options: 'i' };
+    and.push({ $or: [{ name: re }, { text: re }] });
+  }
+  if (query.category) {
+    and.push({
+      category: query.category === DEFAULT_PART_CATEGORY ? { $in: [query.category, null] } : query.category,
+    });
+  }
+  return and.length === 0 ? {} : and.length === 1 ? (and[0] ?? {}) : { $and: and };
+}
+
+/**
+ * The list query's conditions for a part in memory, as `listFilter` and listParts's stock check
+ * ask the database: every search word a case-insensitive literal substring of the name or the
+ * description, the category, and stock ≥ the minimum order. Undefined when nothing is filtered.
+ */
+export function matcherOf(query: PartListQuery): ((part: Part) => boolean) | undefined {
+  const words = searchWords(query.q).map((w) => new RegExp(escapeRegex(w), 'iu'));
+  const { category, inStock } = query;
+  if (words.length === 0 && !category && inStock === undefined) return undefined;
+  return (part) =>
+    // The cheap field checks first; the regex only runs on what they keep.
+    (!category || part.category === category) &&
+    (inStock === undefined || isInStock(part) === inStock) &&
+    words.every((re) => re.test(part.name) || re.test(part.text));
+}
+
+export async function listParts(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
+  const filter = listFilter(query);
+  const sort = mongoSort(sortKeyOf(query));
+  const start = (query.page - 1) * query.limit;
+  if (query.inStock !== undefined) {
+    // "In stock" compares two fields (availableQty ≥ qty); FerretDB v1 implements no $expr, so
+    // the comparison runs here over one cursor of the other conditions' matches, in list order.
+    const items: Part[] = [];
+    let total = 0;
+    for await (const doc of PartModel.find(filter).sort(sort).lean<PartDoc>().cursor()) {
+      if (isInStock(doc) !== query.inStock) continue;
+      if (total >= start && items.length < query.limit) items.push(toPart(doc));
+      total++;
+    }
+    return { items, total };
+  }
+  const [docs, total] = await Promise.all([
+    PartModel.find(filter).sort(sort).skip(start).limit(query.limit).lean<PartDoc[]>(),
+    PartModel.countDocuments(filter),
+  ]);
+  return { items: docs.map(toPart), total };
+}
+
+export async function getPart(id: string): Promise<Part> {
+  const doc = await PartModel.findById(id).lean<PartDoc>();
+  if (!doc) throw AppError.notFound('Part');
+  return toPart(doc);
+}
+
+export async function createPart(input: PartInput): Promise<Part> {
+  // A unique slug per name; a second product with the same name gets a numbered slug.
+  const base = slugify(input.name);
+  for (let n = 1; n <= 20; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    try {
+      const doc = await PartModel.create({
+        name: input.name,
+        slug,
+        text: input.text,
+        img: input.img,
+        priceCents: toCents(input.price),
+        qty: input.qty,
+        availableQty: input.availableQty,
+        category: input.category,
+      });
+      return toPart(doc.toObject());
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 11000) throw err;
+    }
+  }
+  throw AppError.conflict('Too many products with this name already exist.');
+}
+
+export async function deletePart(id: string): Promise<void> {
+  const res = await PartModel.deleteOne({ _id: id });
+  if (res.deletedCount === 0) throw AppError.notFound('Part');
+}
+
+/** Adds stock with one atomic $inc: concurrent restocks never overwrite each other. */
+export async function restock(id: string, quantity: number): Promise<Part> {
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id },
+    { $inc: { availableQty: quantity } },
+    { new: true },
+  ).lean<PartDoc>();
+  if (!doc) throw AppError.notFound('Part');
+  return toPart(doc);
+}
+
+/** Takes stock away (admin write-off), never below zero: a conditional atomic $inc. */
+export async function reduceStock(id: string, quantity: number): Promise<Part> {
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id, availableQty: { $gte: quantity } },
+    { $inc: { availableQty: -quantity } },
+    { new: true },
+  ).lean<PartDoc>();
+  if (doc) return toPart(doc);
+  const exists = await PartModel.exists({ _id: id });
+  if (!exists) throw AppError.notFound('Part');
+  throw AppError.conflict(`Not enough stock to remove ${quantity} pieces.`);
+}
+
+/**
+ * Sets the minimum purchase quantity. `increase` only raises it and `decrease` only lowers it,
+ * checked in the same conditional update (no read-then-write).
+ */
+export async function setMinimumQty(
+  id: string,
+  newQuantity: number,
+  direction: 'increase' | 'decrease',
+): Promise<Part> {
+  const guard = direction === 'increase' ? { $lte: newQuantity } : { $gte: newQuantity };
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id, qty: guard },
+    { $set: { qty: newQuantity } },
+    { new: true },
+  ).lean<PartDoc>();
+  if (doc) return toPart(doc);
+  const exists = await PartModel.exists({ _id: id });
+  if (!exists) throw AppError.notFound('Part');
+  throw AppError.conflict(
+    direction === 'increase'
+      ? 'The new minimum quantity is lower than the current one; use decreaseQty.'
+      : 'The new minimum quantity is higher than the current one; use increaseQty.',
+  );
+}

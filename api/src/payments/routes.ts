@@ -1,0 +1,92 @@
+import {
+  orderPaymentClaimSchema,
+  orderPaymentResultSchema,
+  paymentIntentInputSchema,
+  paymentIntentSchema,
+} from '@motoparts/contracts';
+import type { RouteDeps } from '../app';
+import { callerOf, signedIn } from '../http/auth';
+import type { ApiRoutes } from '../http/openapi';
+import { validate } from '../http/validate';
+import { orderRules } from '../orders/service';
+import { orderIdParams } from '../orders/validators';
+import * as payments from './service';
+import { webhookHeaders, webhookReceivedSchema } from './validators';
+
+export function paymentRoutes(routes: ApiRoutes, { env, stripe }: RouteDeps): void {
+  const auth = signedIn(env);
+  const rules = orderRules(env);
+  const section = routes.section('payments');
+
+  section.patch(
+    '/order/:id',
+    {
+      summary: 'Report a payment of your order',
+      description:
+        'The order is marked paid only if Stripe confirms the PaymentIntent for this order and amount; ' +
+        'a payment no order can take is refunded.',
+      ok: { description: 'Whether the order is paid now, and why.', body: orderPaymentResultSchema },
+      errors: [403, 404, 502],
+    },
+    auth,
+    validate({ params: orderIdParams, body: orderPaymentClaimSchema }),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await payments.claimPayment(
+        stripe,
+        callerOf(ctx.state),
+        params.id,
+        body.transactionId,
+        rules,
+        ctx.state.log,
+      );
+    },
+  );
+
+  section.post(
+    '/create-payment-intent',
+    {
+      summary: 'Start paying your order',
+      description: 'The amount is the stored order price; paid or expired orders are a 409.',
+      ok: { description: 'The client secret of the PaymentIntent.', body: paymentIntentSchema },
+      errors: [403, 404, 409, 502],
+    },
+    auth,
+    validate({ body: paymentIntentInputSchema }),
+    async (ctx) => {
+      ctx.body = await payments.createPaymentIntent(
+        stripe,
+        callerOf(ctx.state),
+        ctx.state.input.body.orderId,
+        rules,
+      );
+    },
+  );
+
+  section.post(
+    '/webhooks/stripe',
+    {
+      summary: "Stripe's events",
+      description:
+        '`payment_intent.succeeded` marks its order paid once; a payment no order can take is refunded ' +
+        '(502 when Stripe cannot be reached, so Stripe retries).',
+      security: 'stripeSignature',
+      headers: webhookHeaders,
+      rawBody: {
+        mediaType: 'application/json',
+        description: 'The event exactly as Stripe sent and signed it.',
+      },
+      ok: { description: 'Received.', body: webhookReceivedSchema },
+      errors: [400, 413, 502],
+    },
+    async (ctx) => {
+      ctx.body = await payments.handleStripeWebhook(
+        stripe,
+        env.STRIPE_WEBHOOK_SECRET,
+        ctx.state.rawBody,
+        ctx.get('stripe-signature'),
+        ctx.state.log,
+      );
+    },
+  );
+}

@@ -1,0 +1,222 @@
+import Stripe from 'stripe';
+import { objectIdSchema, type OrderPaymentResult, type PaymentIntent } from '@motoparts/contracts';
+import type { Caller } from '../http/context';
+import { AppError } from '../lib/app-error';
+import type { Logger } from '../lib/logger';
+import { OrderModel, type OrderDoc } from '../orders/model';
+import { getOrderFor, markPaid, toOrder, type OrderRules } from '../orders/service';
+import { releaseOrder } from '../orders/stock';
+
+function providerError(err: unknown): AppError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new AppError('PAYMENT_PROVIDER_ERROR', `The payment provider could not be reached: ${message}`);
+}
+
+/**
+ * Creates (or, thanks to the per-order idempotency key, re-obtains) the PaymentIntent for the
+ * caller's own unpaid order. The amount is the stored order price in cents; a client-sent price
+ * is never used.
+ */
+export async function createPaymentIntent(
+  stripe: Stripe,
+  caller: Caller,
+  orderId: string,
+  rules: OrderRules,
+): Promise<PaymentIntent> {
+  const order = await getOrderFor(caller, orderId, { adminMaySee: false });
+  if (order.paid) throw AppError.conflict('This order is already paid.');
+  if (order.status === 'expired' || order.hold === 'released' || order.hold === 'releasing') {
+    throw AppError.conflict(EXPIRED);
+  }
+  if (order.status === 'pending' && isPastHold(order, rules)) {
+    // The expiry timer has not reached it yet: expire it now rather than take a late payment.
+    await releaseOrder(orderId, 'expired');
+    throw AppError.conflict(EXPIRED);
+  }
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.create(
+      {
+        amount: order.priceCents ?? 0,
+        currency: 'usd',
+        description: `MotoParts order ${orderId}: ${order.qty} × ${order.Parts}`,
+        metadata: { orderId, user: order.user },
+        receipt_email: order.user,
+      },
+      // Same order and amount → same intent, however often the payment page reloads.
+      { idempotencyKey: `motoparts-order-${orderId}-${order.priceCents ?? 0}` },
+    );
+  } catch (err) {
+    throw providerError(err);
+  }
+  if (!intent.client_secret) throw providerError(new Error('no client secret in the answer'));
+  await OrderModel.updateOne(
+    { _id: orderId },
+    { $set: { paymentIntentId: intent.id, paymentIntentAmount: intent.amount } },
+  );
+  return { clientSecret: intent.client_secret };
+}
+
+const EXPIRED =
+  'This order has expired: its pieces went back to stock and it can no longer be paid. Please place a new order.';
+
+function isPastHold(order: OrderDoc, rules: OrderRules): boolean {
+  return order.createdAt !== undefined && new Date(order.createdAt).getTime() + rules.holdMs <= Date.now();
+}
+
+/**
+ * Before an unpaid order is cancelled or expired, its open PaymentIntent is cancelled at Stripe,
+ * so the customer cannot pay for pieces that went back to stock. If Stripe says the payment
+ * already succeeded, the order is marked paid instead and stays ('paid').
+ */
+export async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger): Promise<'paid' | 'open'> {
+  const intentId = order.paymentIntentId;
+  if (!intentId) return 'open';
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.cancel(intentId);
+  } catch (err) {
+    // Stripe refuses to cancel an intent that succeeded (or was cancelled already): ask it which.
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerError(err);
+    try {
+      intent = await stripe.paymentIntents.retrieve(intentId);
+    } catch (again) {
+      throw providerError(again);
+    }
+  }
+  if (intent.status !== 'succeeded') return 'open';
+  const orderId = String(order._id);
+  if (await markPaid(orderId, intent.amount, intent.id)) return 'paid';
+  const now = await OrderModel.findById(orderId, { paid: 1, transactionId: 1 }).lean<OrderDoc>();
+  if (now?.paid && now.transactionId === intent.id) return 'paid';
+  await refundStray(stripe, intent, orderId, 'succeeded for an order it does not match', log);
+  return 'open';
+}
+
+/**
+ * A succeeded payment that no order can take (gone, expired, cancelled, already paid by another
+ * intent, or another amount) goes back to the payer: refunded through Stripe once per intent
+ * (idempotency key), and logged as an error with the order and intent ids.
+ */
+export async function refundStray(
+  stripe: Stripe,
+  intent: Pick<Stripe.PaymentIntent, 'id' | 'amount'>,
+  orderId: string | undefined,
+  why: string,
+  log: Logger,
+): Promise<void> {
+  log.error({ orderId, intent: intent.id, amount: intent.amount }, `payment ${why}: refunding it`);
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: intent.id, metadata: { orderId: orderId ?? '', reason: why } },
+      { idempotencyKey: `motoparts-refund-${intent.id}` },
+    );
+    log.error({ orderId, intent: intent.id, refund: refund.id }, 'stray payment refunded');
+  } catch (err) {
+    throw providerError(err);
+  }
+}
+
+/** Why a succeeded intent could not mark its order paid, or undefined when it already did. */
+async function strayReason(orderId: string, intent: Stripe.PaymentIntent): Promise<string | undefined> {
+  const order = await OrderModel.findById(orderId).lean<OrderDoc>();
+  if (!order || order.hold === 'void') return 'for an order that does not exist (cancelled)';
+  if (order.paid)
+    return order.transactionId === intent.id ? undefined : 'for an order already paid by another payment';
+  if (order.status === 'expired' || order.hold === 'released' || order.hold === 'releasing')
+    return 'for an order that expired or was cancelled';
+  if (order.priceCents !== intent.amount)
+    return `of ${intent.amount} cents for an order of ${order.priceCents} cents`;
+  if (order.hold === 'reserving') return 'for an order that was never completed';
+  return 'that could not be applied to its order';
+}
+
+const NOT_CONFIRMED =
+  'Stripe has not confirmed this payment, so the order stays unpaid. It is marked paid as soon as Stripe confirms it.';
+
+/**
+ * PATCH /order/:id — the client reports a transaction id. We never take its word: the order is
+ * paid only if Stripe says that PaymentIntent succeeded for this order and amount.
+ */
+export async function claimPayment(
+  stripe: Stripe,
+  caller: Caller,
+  orderId: string,
+  transactionId: string,
+  rules: OrderRules,
+  log: Logger,
+): Promise<OrderPaymentResult> {
+  const order = await getOrderFor(caller, orderId, { adminMaySee: false });
+  if (order.paid && order.transactionId === transactionId)
+    return { paid: true, message: 'This order is already paid.', order: toOrder(order, rules) };
+  let intent: Stripe.PaymentIntent | undefined;
+  try {
+    intent = await stripe.paymentIntents.retrieve(transactionId);
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerError(err);
+  }
+  const confirmed =
+    intent !== undefined &&
+    intent.status === 'succeeded' &&
+    intent.metadata?.orderId === orderId &&
+    intent.currency === 'usd';
+  if (confirmed && intent) {
+    const paid = await markPaid(orderId, intent.amount, intent.id);
+    if (paid) return { paid: true, message: 'Payment confirmed.', order: toOrder(paid, rules) };
+    const why = await strayReason(orderId, intent);
+    if (why) {
+      await refundStray(stripe, intent, orderId, why, log);
+      const now = await getOrderFor(caller, orderId, { adminMaySee: false });
+      return {
+        paid: now.paid,
+        message: now.paid
+          ? 'This order was already paid; the second payment is being refunded.'
+          : 'This order can no longer be paid (it expired or changed), so the payment is being refunded.',
+        order: toOrder(now, rules),
+      };
+    }
+    const now = await getOrderFor(caller, orderId, { adminMaySee: false });
+    return {
+      paid: now.paid,
+      message: now.paid ? 'Payment confirmed.' : NOT_CONFIRMED,
+      order: toOrder(now, rules),
+    };
+  }
+  if (order.paid) return { paid: true, message: 'This order is already paid.', order: toOrder(order, rules) };
+  return { paid: false, message: NOT_CONFIRMED, order: toOrder(order, rules) };
+}
+
+/**
+ * POST /webhooks/stripe — Stripe's word. The signature is checked over the raw bytes with the
+ * library's default tolerance; `payment_intent.succeeded` marks the order paid once (a replay
+ * finds it already paid and changes nothing).
+ */
+export async function handleStripeWebhook(
+  stripe: Stripe,
+  secret: string,
+  rawBody: Buffer | undefined,
+  signature: string,
+  log: Logger,
+): Promise<{ received: true }> {
+  if (!rawBody || !signature) throw AppError.badRequest('Missing webhook body or Stripe-Signature header.');
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+  } catch (err) {
+    throw AppError.badRequest(`Webhook signature verification failed: ${(err as Error).message}`);
+  }
+  if (event.type !== 'payment_intent.succeeded') return { received: true };
+  const intent = event.data.object;
+  const orderId = objectIdSchema.safeParse(intent.metadata?.orderId);
+  if (!orderId.success || intent.currency !== 'usd') {
+    log.warn({ intent: intent.id }, 'payment_intent.succeeded without a usable orderId; ignored');
+    return { received: true };
+  }
+  const changed = await markPaid(orderId.data, intent.amount, intent.id);
+  if (!changed) {
+    // Not a replay: the money has no order to go to, so it goes back (502 → Stripe retries).
+    const why = await strayReason(orderId.data, intent);
+    if (why) await refundStray(stripe, intent, orderId.data, why, log);
+  }
+  return { received: true };
+}

@@ -1,0 +1,71 @@
+import { pageQuerySchema, reviewInputSchema, successSchema } from '@motoparts/contracts';
+import { z } from 'zod';
+import type { RouteDeps } from '../app';
+import { adminOnly, callerOf, signedIn } from '../http/auth';
+import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
+import type { ApiRoutes } from '../http/openapi';
+import { rateLimited } from '../http/rate-limit';
+import { validate } from '../http/validate';
+import { setPageHeaders } from '../lib/paging';
+import * as reviews from './service';
+import { createdReviewSchema, reviewIdParams, ReviewSchema } from './validators';
+
+export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: RouteDeps): void {
+  const section = routes.section('reviews');
+
+  section.get(
+    '/review',
+    {
+      summary: 'One page of reviews, newest first',
+      headers: conditionalReadHeaders,
+      ok: {
+        description: 'The page.',
+        body: z.array(ReviewSchema),
+        headers: ['X-Total-Count', 'Link', 'ETag', 'Cache-Control'],
+        revalidates: true,
+      },
+    },
+    rateLimited(limits, 'listing', (_state, ip) => ip),
+    validate({ query: pageQuerySchema }),
+    async (ctx) => {
+      const { page, limit } = ctx.state.input.query;
+      const entry = await reviewPages.page(page, limit);
+      setPageHeaders(ctx, entry.total, page, limit);
+      sendTaggedJson(ctx, entry);
+    },
+  );
+
+  section.post(
+    '/review',
+    {
+      summary: 'Post a review as yourself',
+      description: 'An `email` other than the caller’s is refused (403); it is never published.',
+      ok: { status: 201, description: 'The review as published.', body: createdReviewSchema },
+      errors: [403],
+    },
+    signedIn(env),
+    validate({ body: reviewInputSchema }),
+    // Counted once valid: a form with a typo does not use up the author's budget.
+    rateLimited(limits, 'review', (state) => callerOf(state).uid),
+    async (ctx) => {
+      const review = await reviews.createReview(callerOf(ctx.state), ctx.state.input.body);
+      ctx.status = 201;
+      ctx.body = { success: true, review };
+    },
+  );
+
+  section.delete(
+    '/review/:id',
+    {
+      summary: 'Remove a review (moderation)',
+      ok: { description: 'Removed.', body: successSchema },
+      errors: [404],
+    },
+    adminOnly(env),
+    validate({ params: reviewIdParams }),
+    async (ctx) => {
+      await reviews.deleteReview(ctx.state.input.params.id);
+      ctx.body = { success: true };
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import { Schema, model, type InferSchemaType } from 'mongoose';
+import { ROLES } from '@motoparts/contracts';
+
+/**
+ * A person is their Firebase account: the record's `_id` is the Firebase uid, so the lookup done
+ * on every signed-in request is an exact `_id` match (the one filter FerretDB pushes down) and
+ * two accounts can never share a record. The email is an attribute copied from Firebase at each
+ * token exchange. Records written before this keying have an ObjectId `_id` and are claimed by
+ * email at their owner's first exchange (users/service.ts).
+ */
+const userSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** Unset when a newer account took the address (the old account keeps it as `formerEmail`). */
+    email: { type: String, lowercase: true, trim: true },
+    formerEmail: { type: String },
+    emailVerified: { type: Boolean, default: false },
+    name: { type: String, default: '' },
+    role: { type: String, enum: ROLES, required: true, default: 'user' },
+    education: { type: String, default: '' },
+    location: { type: String, default: '' },
+    phone: { type: String, default: '' },
+    linkedin: { type: String, default: '' },
+    /** Bumped by a sign-out: API tokens carry the value they were issued with. */
+    sessionEpoch: { type: Number, default: 0 },
+  },
+  { timestamps: true, strict: 'throw', versionKey: false },
+);
+userSchema.index({ email: 1 });
+
+export type UserDoc = InferSchemaType<typeof userSchema>;
+export const UserModel = model('User', userSchema);

@@ -1,0 +1,145 @@
+import {
+  adminLookupSchema,
+  makeAdminResultSchema,
+  pageQuerySchema,
+  profileUpdateSchema,
+  successSchema,
+  tokenResponseSchema,
+} from '@motoparts/contracts';
+import { z } from 'zod';
+import type { RouteDeps } from '../app';
+import { adminOnly, assertSelf, assertSelfOrAdmin, callerOf, firebaseBearer, signedIn } from '../http/auth';
+import type { ApiRoutes } from '../http/openapi';
+import { rateLimited } from '../http/rate-limit';
+import { validate, type Input } from '../http/validate';
+import { setPageHeaders } from '../lib/paging';
+import * as users from './service';
+import { emailParams, updatedProfileSchema, UserSchema } from './validators';
+
+export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void {
+  const auth = signedIn(env);
+  const admin = adminOnly(env);
+  const section = routes.section('users');
+
+  // Token exchange: the bearer here is a Firebase ID token, not ours. A body (older clients send
+  // `{email}`) is ignored: identity and role come only from the verified token, the Firebase
+  // account and the database.
+  section.put(
+    '/user/:email',
+    {
+      summary: 'Exchange a Firebase ID token for an API token',
+      description:
+        'The token must belong to the Firebase account of this email. Emails in ADMIN_EMAILS become admins here.',
+      ok: { description: 'Our API token and whether the account is an admin.', body: tokenResponseSchema },
+      errors: [403],
+    },
+    rateLimited(limits, 'exchangeIp', (_state, ip) => ip),
+    firebaseBearer,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      const { idToken = '', log } = ctx.state;
+      ctx.body = await users.exchangeToken(env, log, idToken, ctx.state.input.params.email, (uid) =>
+        limits.consume('exchangeUser', uid),
+      );
+    },
+  );
+
+  // Sign-out: every API token of the account stops working, not only the one in this browser.
+  section.delete(
+    '/session',
+    { summary: 'Sign out everywhere', ok: { description: 'Signed out.', body: successSchema } },
+    auth,
+    async (ctx) => {
+      await users.endSessions(callerOf(ctx.state).uid);
+      ctx.body = { success: true };
+    },
+  );
+
+  section.get(
+    '/user/:email',
+    {
+      summary: "An account's record",
+      description: 'Your own, or anyone’s for an admin.',
+      ok: { description: 'The record.', body: UserSchema },
+      errors: [403, 404],
+    },
+    auth,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      const { email } = ctx.state.input.params;
+      const caller = callerOf(ctx.state);
+      assertSelfOrAdmin(caller, email);
+      ctx.body = await users.getUser(caller, email);
+    },
+  );
+
+  // Whose data it is is checked before the body: someone else's address is a 403 whatever is sent.
+  section.put<{ input: Input<{ params: typeof emailParams; body: typeof profileUpdateSchema }> }>(
+    '/userInfo/:email',
+    {
+      summary: 'Update your own profile',
+      description: 'Fields not sent are left unchanged.',
+      ok: { description: 'The updated record.', body: updatedProfileSchema },
+      errors: [403, 404],
+    },
+    auth,
+    validate({ params: emailParams }),
+    async (ctx, next) => {
+      assertSelf(callerOf(ctx.state), ctx.state.input.params.email);
+      await next();
+    },
+    validate({ body: profileUpdateSchema }),
+    async (ctx) => {
+      const user = await users.updateProfile(callerOf(ctx.state).uid, ctx.state.input.body);
+      ctx.body = { success: true, user };
+    },
+  );
+
+  section.get(
+    '/user',
+    {
+      summary: 'Every current account, by email',
+      ok: { description: 'The page.', body: z.array(UserSchema), headers: ['X-Total-Count', 'Link'] },
+    },
+    admin,
+    validate({ query: pageQuerySchema }),
+    async (ctx) => {
+      const { page, limit } = ctx.state.input.query;
+      const { items, total } = await users.listUsers(page, limit);
+      setPageHeaders(ctx, total, page, limit);
+      ctx.body = items;
+    },
+  );
+
+  section.put(
+    '/user/admin/:email',
+    {
+      summary: 'Make an account an admin',
+      ok: { description: 'How many records changed (0: already an admin).', body: makeAdminResultSchema },
+      errors: [404],
+    },
+    admin,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      ctx.body = await users.makeAdmin(ctx.state.input.params.email);
+    },
+  );
+
+  section.get(
+    '/admin/:email',
+    {
+      summary: 'Whether an account is an admin',
+      description: 'Your own, or anyone’s for an admin.',
+      ok: { description: 'The admin flag.', body: adminLookupSchema },
+      errors: [403],
+    },
+    auth,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      const { email } = ctx.state.input.params;
+      const caller = callerOf(ctx.state);
+      assertSelfOrAdmin(caller, email);
+      ctx.body = { admin: email === caller.email ? caller.admin : await users.isAdmin(email) };
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useLocation } from 'react-router-dom';
+import { selectAuthStatus, useAppSelector } from '@motoparts/state';
+import { ensureAuthStyles } from '../../../styles';
+import { AuthStatus } from '../components/auth-status';
+import { GoogleButton } from '../components/google-button';
+import { TextField } from '../components/text-field';
+import { signupFormSchema, type SignupFormValues } from '../schema';
+import { signInWithGoogle, signUpWithPassword } from '../sign-in';
+import { useAuthAction, useReturnPath } from '../use-auth-action';
+
+ensureAuthStyles();
+
+export default function SignupPage() {
+  const id = useId();
+  const status = useAppSelector(selectAuthStatus);
+  const location = useLocation();
+  const returnPath = useReturnPath();
+  const { busy, error, run } = useAuthAction();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<SignupFormValues>({
+    resolver: zodResolver(signupFormSchema),
+    defaultValues: { name: '', email: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit(({ name, email, password }) =>
+    run((dispatch) => signUpWithPassword(dispatch, name, email, password)),
+  );
+
+  // Only while idle: during sign-up the action itself navigates once the session is stored.
+  if (status === 'signedIn' && !busy) return <Navigate to={returnPath} replace />;
+
+  return (
+    <div className="auth-page">
+      <section className="card auth-card" aria-labelledby="signup-heading">
+        <h1 id="signup-heading">Sign Up</h1>
+        <p className="auth-lead">Create an account to order parts in bulk and pay by card.</p>
+        <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy}>
+          <TextField
+            id={`${id}-name`}
+            label="Name"
+            type="text"
+            autoComplete="name"
+            registration={register('name')}
+            error={errors.name}
+          />
+          <TextField
+            id={`${id}-email`}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            registration={register('email')}
+            error={errors.email}
+          />
+          <TextField
+            id={`${id}-password`}
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            registration={register('password')}
+            error={errors.password}
+          />
+          <AuthStatus busy={busy} error={error} />
+          <button type="submit" className="btn auth-submit" disabled={busy}>
+            Sign Up
+          </button>
+        </form>
+        <p className="auth-divider">
+          <span>or</span>
+        </p>
+        <GoogleButton disabled={busy} onClick={() => void run(signInWithGoogle)} />
+        <p className="auth-switch">
+          Already have an account?{' '}
+          <Link to="/login" state={location.state}>
+            Login
+          </Link>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import {
+  GoogleAuthProvider,
+  browserPopupRedirectResolver,
+  createUserWithEmailAndPassword,
+  signInWithCredential,
+  signInWithEmailAndPassword,
+  signInWithPopup,
+  updateProfile,
+} from 'firebase/auth';
+import type { AppDispatch } from '@motoparts/state';
+import { firebaseAuth, usesEmulator } from '../../lib/firebase';
+import { completeSignIn } from '../../lib/token-exchange';
+
+/** The demo Google account the emulator signs in (docs/architecture.md): Google's popup needs the internet. */
+export const EMULATOR_GOOGLE_ACCOUNT = {
+  sub: 'demo-google-rider',
+  email: 'google.rider@motoparts.test',
+  email_verified: true,
+  name: 'Google Rider',
+};
+
+export async function signInWithPassword(
+  dispatch: AppDispatch,
+  email: string,
+  password: string,
+): Promise<void> {
+  const { user } = await signInWithEmailAndPassword(firebaseAuth(), email, password);
+  await completeSignIn(dispatch, user);
+}
+
+export async function signUpWithPassword(
+  dispatch: AppDispatch,
+  name: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email, password);
+  await updateProfile(user, { displayName: name });
+  // A fresh ID token carries the new display name to the API's user record.
+  await completeSignIn(dispatch, user, true);
+}
+
+export async function signInWithGoogle(dispatch: AppDispatch): Promise<void> {
+  const auth = firebaseAuth();
+  const { user } = usesEmulator()
+    ? // The emulator accepts an unsigned ID token JSON as the Google credential.
+      await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(EMULATOR_GOOGLE_ACCOUNT)))
+    : await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
+  await completeSignIn(dispatch, user);
+}

@@ -1,0 +1,56 @@
+import { useCallback, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { errorMessage, useAppDispatch, type AppDispatch } from '@motoparts/state';
+
+interface FromState {
+  from?: { pathname?: string; search?: string; hash?: string } | string;
+}
+
+/** Where to go after signing in: the protected page that sent the visitor here, else home. */
+export function useReturnPath(): string {
+  const location = useLocation();
+  const from = (location.state as FromState | null)?.from;
+  if (typeof from === 'string') return from.startsWith('/') ? from : '/';
+  if (from?.pathname?.startsWith('/') && from.pathname !== '/login' && from.pathname !== '/signup') {
+    return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+  }
+  return '/';
+}
+
+/** The provider's own message, as docs/product.md asks; API failures carry ours. */
+export function describeError(err: unknown): string {
+  const apiMessage = errorMessage(err, '');
+  if (apiMessage) return apiMessage;
+  if (err && typeof err === 'object') {
+    // Firebase's errors: "Firebase: Error (auth/invalid-credential)." and the like.
+    if ('message' in err && typeof err.message === 'string' && err.message) return err.message;
+    if ('status' in err) return 'The MotoParts server could not complete the sign-in. Please try again.';
+  }
+  return 'Sign-in failed. Please try again.';
+}
+
+/** Runs one sign-in action: busy flag, error text, then back to where the visitor came from. */
+export function useAuthAction() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const returnPath = useReturnPath();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = useCallback(
+    async (action: (dispatch: AppDispatch) => Promise<void>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await action(dispatch);
+        navigate(returnPath, { replace: true });
+      } catch (err) {
+        setError(describeError(err));
+        setBusy(false);
+      }
+    },
+    [dispatch, navigate, returnPath],
+  );
+
+  return { busy, error, run };
+}

@@ -1,0 +1,46 @@
+import type { User } from 'firebase/auth';
+import type { TokenResponse } from '@motoparts/contracts';
+import { baseApi, signedIn, type AppDispatch, type SessionUser } from '@motoparts/state';
+
+/** Token exchange (docs/product.md PUT /user/:email): a Firebase ID token in, our API token out. */
+export const tokenApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    exchangeToken: build.mutation<TokenResponse, { email: string; idToken: string }>({
+      query: ({ email, idToken }) => ({
+        url: `/user/${encodeURIComponent(email)}`,
+        method: 'PUT',
+        // The bearer here is Firebase's, not ours (also when renewing: base-api keeps this header).
+        headers: { authorization: `Bearer ${idToken}` },
+        body: { email },
+      }),
+      extraOptions: { noRenewal: true },
+    }),
+  }),
+});
+
+/**
+ * Turns a Firebase user into our session: exchanges the Firebase ID token for our API token and
+ * dispatches `signedIn` (the shared kit's session listeners store it). A renewal (same person,
+ * new token) keeps the cached data; a sign-in starts from a clean cache.
+ */
+export async function completeSignIn(
+  dispatch: AppDispatch,
+  user: User,
+  forceRefresh = false,
+  { renewal = false } = {},
+): Promise<string> {
+  if (!user.email) throw new Error('This account has no email address, so it cannot sign in here.');
+  const idToken = await user.getIdToken(forceRefresh);
+  const { token, admin } = await dispatch(
+    tokenApi.endpoints.exchangeToken.initiate({ email: user.email, idToken }),
+  ).unwrap();
+  const sessionUser: SessionUser = {
+    email: user.email,
+    displayName: user.displayName,
+    photoURL: user.photoURL,
+  };
+  // Data cached for a previous visitor (their orders, their profile) must not leak into this session.
+  if (!renewal) dispatch(baseApi.util.resetApiState());
+  dispatch(signedIn({ user: sessionUser, token, admin }));
+  return token;
+}

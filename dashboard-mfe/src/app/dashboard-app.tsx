@@ -1,0 +1,83 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Link, Route, Routes } from 'react-router-dom';
+import { injectStyles } from '@motoparts/state';
+import { Loading } from '../components/status';
+import css from '../styles/dashboard.css';
+import type { DashboardPath } from './access';
+import { DashboardLayout } from './dashboard-layout';
+import { PageGuard } from './page-guard';
+
+injectStyles('dashboard-mfe-styles', css);
+
+// Each page is its own chunk: the dashboard's entry is just the frame and menu, a customer never
+// downloads the admin screens, and nobody downloads the payment page (and Stripe behind it)
+// before opening it.
+const MyProfile = lazy(() => import('../features/users/pages/my-profile'));
+const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
+  myOrder: lazy(() => import('../features/orders/pages/my-order')),
+  addReview: lazy(() => import('../features/reviews/pages/add-review')),
+  manageOrder: lazy(() => import('../features/orders/pages/manage-order')),
+  allUser: lazy(() => import('../features/users/pages/all-users')),
+  manageProduct: lazy(() => import('../features/products/pages/manage-products')),
+  addProduct: lazy(() => import('../features/products/pages/add-product')),
+  reviews: lazy(() => import('../features/reviews/pages/manage-reviews')),
+};
+const PaymentPage = lazy(() => import('../features/payments/pages/payment-page'));
+
+function DashboardNotFound() {
+  return (
+    <section className="card" aria-labelledby="dash-not-found-title">
+      <h1 id="dash-not-found-title">Page not found</h1>
+      <p>There is no such dashboard page.</p>
+      <Link to="/dashboard">Go to My Profile</Link>
+    </section>
+  );
+}
+
+/**
+ * Everything under /dashboard/* (docs/product.md). The shell mounts this behind its sign-in guard, so
+ * routes here are relative and every visitor is signed in.
+ */
+export default function DashboardApp() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route element={<DashboardLayout />}>
+          <Route
+            index
+            element={
+              <Suspense fallback={<Loading />}>
+                <MyProfile />
+              </Suspense>
+            }
+          />
+          {(Object.keys(pages) as (keyof typeof pages)[]).map((path) => {
+            const Page = pages[path];
+            return (
+              <Route
+                key={path}
+                path={path}
+                element={
+                  <PageGuard path={path}>
+                    <Suspense fallback={<Loading />}>
+                      <Page />
+                    </Suspense>
+                  </PageGuard>
+                }
+              />
+            );
+          })}
+          <Route
+            path="payment/:id"
+            element={
+              <Suspense fallback={<Loading />}>
+                <PaymentPage />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<DashboardNotFound />} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

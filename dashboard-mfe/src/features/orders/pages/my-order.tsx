@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { MESSAGES, type Order } from '@motoparts/contracts';
+import { errorMessage, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { QueryTable } from '../../../components/query-table';
+import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api';
+import { PaidStatus } from '../components/paid-status';
+
+/** docs/product.md: the signed-in customer's orders; pay or cancel unpaid ones. */
+export default function MyOrder() {
+  const email = useAppSelector(selectSessionUser)?.email ?? '';
+  // A 401/403 here signs the user out (the endpoint's extraOptions); the shell then sends them to /login.
+  const orders = useGetMyOrdersQuery(email, { skip: !email });
+  const [cancelOrder, cancelling] = useCancelOrderMutation();
+  const [toCancel, setToCancel] = useState<Order | null>(null);
+
+  async function confirmCancel() {
+    if (!toCancel) return;
+    try {
+      await cancelOrder({ id: toCancel._id, partsId: toCancel.partsId }).unwrap();
+      toast.success(`Order for ${toCancel.Parts} cancelled`);
+      setToCancel(null);
+    } catch (err) {
+      toast.error(errorMessage(err, 'The order could not be cancelled. Please try again.'));
+      setToCancel(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="my-order-title">
+      <h1 id="my-order-title">My Order</h1>
+      <QueryTable
+        query={orders}
+        rows={orders.data}
+        what="your orders"
+        errorWhat="your orders"
+        empty={
+          <>
+            You have no orders yet. <Link to="/parts">Browse the parts</Link> to place one.
+          </>
+        }
+        label="My orders table"
+        columns={['Part', 'Quantity', 'Price', 'Payment']}
+        renderRow={(order) => (
+          <tr key={order._id} data-order-id={order._id}>
+            <th scope="row">{order.Parts}</th>
+            <td>{order.qty.toLocaleString('en-US')}</td>
+            <td>{formatPrice(order.price)}</td>
+            <td>
+              {order.paid ? (
+                <PaidStatus transactionId={order.transactionId} />
+              ) : order.status === 'expired' ? (
+                <span className="dash-muted" data-testid="order-expired">
+                  Expired: not paid in time, the pieces went back to stock.
+                </span>
+              ) : (
+                <div className="dash-actions">
+                  <Link className="btn btn-secondary" to={`/dashboard/payment/${order._id}`}>
+                    Payment
+                  </Link>
+                  <button type="button" className="btn btn-outline" onClick={() => setToCancel(order)}>
+                    Cancel order
+                  </button>
+                </div>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+      {toCancel && (
+        <ConfirmDialog
+          title="Cancel this order?"
+          confirmLabel="Yes, cancel order"
+          busy={cancelling.isLoading}
+          onConfirm={() => void confirmCancel()}
+          onCancel={() => setToCancel(null)}
+        >
+          <p>{MESSAGES.confirmDelete}</p>
+          <p className="dash-muted">
+            {toCancel.qty.toLocaleString('en-US')} × {toCancel.Parts} ({formatPrice(toCancel.price)})
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { MESSAGES, type Part } from '@motoparts/contracts';
+import { assetUrl, errorMessage, formatPrice, useGetPartsQuery } from '@motoparts/state';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { QueryTable } from '../../../components/query-table';
+import { useDeletePartMutation } from '../api';
+import { RestockForm } from '../components/restock-form';
+
+const PAGE_SIZE = 20;
+
+/** docs/product.md (admin): every product with its stock; delete (confirmed) and restock. */
+export default function ManageProducts() {
+  const [page, setPage] = useState(1);
+  const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });
+  const [deletePart, deleting] = useDeletePartMutation();
+  const [toDelete, setToDelete] = useState<Part | null>(null);
+  const total = parts.currentData?.total ?? 0;
+
+  async function confirmDelete() {
+    if (!toDelete) return;
+    try {
+      await deletePart(toDelete._id).unwrap();
+      toast.success(`${toDelete.name} deleted`);
+      // Deleting the last row of the last page would leave an empty page behind.
+      if (parts.currentData?.parts.length === 1 && page > 1) setPage(page - 1);
+    } catch (err) {
+      toast.error(errorMessage(err, 'The product could not be deleted. Please try again.'));
+    }
+    setToDelete(null);
+  }
+
+  return (
+    <section aria-labelledby="manage-products-title">
+      <h1 id="manage-products-title">Manage Products</h1>
+      <QueryTable
+        query={parts}
+        rows={parts.currentData?.parts}
+        what="products"
+        empty="No products yet."
+        label="Products table"
+        columns={['Photo', 'Name', 'Price', 'Minimum order', 'In stock', 'Restock', 'Delete']}
+        renderRow={(part) => (
+          <tr key={part._id} data-part-id={part._id}>
+            <td>
+              <img
+                className="dash-thumb"
+                src={assetUrl(part.img)}
+                alt=""
+                width={48}
+                height={48}
+                loading="lazy"
+              />
+            </td>
+            <th scope="row">{part.name}</th>
+            <td>{formatPrice(part.price)}</td>
+            <td>{part.qty.toLocaleString('en-US')}</td>
+            <td data-testid="stock">{part.availableQty.toLocaleString('en-US')}</td>
+            <td>
+              <RestockForm part={part} />
+            </td>
+            <td>
+              <button
+                type="button"
+                className="btn btn-outline"
+                aria-label={`Delete ${part.name}`}
+                onClick={() => setToDelete(part)}
+              >
+                Delete
+              </button>
+            </td>
+          </tr>
+        )}
+        pager={{ page, total, pageSize: PAGE_SIZE, label: 'Product pages', onPage: setPage }}
+      />
+      {toDelete && (
+        <ConfirmDialog
+          title="Delete this product?"
+          confirmLabel="Yes, delete"
+          busy={deleting.isLoading}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setToDelete(null)}
+        >
+          <p>{MESSAGES.confirmDelete}</p>
+          <p className="dash-muted">{toDelete.name}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

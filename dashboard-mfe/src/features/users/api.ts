@@ -1,0 +1,35 @@
+import type { MakeAdminResult, ProfileUpdate, User } from '@motoparts/contracts';
+import { baseApi, LIST_TAGS, profileTag } from '@motoparts/state';
+import { ADMIN_PAGE_SIZE, toListPage, type ListPage } from '../../lib/list-page';
+
+/** My Profile (the signed-in user's own record) and the admins' All Users. */
+export const usersApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    getProfile: build.query<User, string>({
+      query: (email) => `/user/${encodeURIComponent(email)}`,
+      providesTags: (_user, _err, email) => [profileTag(email)],
+    }),
+    updateProfile: build.mutation<{ success: true; user: User }, { email: string; fields: ProfileUpdate }>({
+      query: ({ email, fields }) => ({
+        url: `/userInfo/${encodeURIComponent(email)}`,
+        method: 'PUT',
+        body: fields,
+      }),
+      invalidatesTags: (_res, _err, { email }) => [profileTag(email)],
+    }),
+
+    getUsers: build.query<ListPage<User>, number>({
+      query: (page) => ({ url: '/user', params: { page, limit: ADMIN_PAGE_SIZE } }),
+      transformResponse: (users: User[], meta) => toListPage(users, meta),
+      providesTags: [LIST_TAGS.users],
+    }),
+    makeAdmin: build.mutation<MakeAdminResult, string>({
+      query: (email) => ({ url: `/user/admin/${encodeURIComponent(email)}`, method: 'PUT' }),
+      // Promoting someone who already is an admin changes nothing, so nothing is refetched.
+      invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [LIST_TAGS.users] : []),
+    }),
+  }),
+});
+
+export const { useGetProfileQuery, useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation } =
+  usersApi;

@@ -1,0 +1,40 @@
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { RemoteName, RuntimeConfig, SessionModule } from '@motoparts/state';
+
+export type { RemoteName };
+
+/** The three remotes, their MF container names, and what users call them when one is down. */
+export const REMOTES = {
+  storefront: { scope: 'storefront', label: 'The shop' },
+  auth: { scope: 'auth', label: 'Sign-in' },
+  dashboard: { scope: 'dashboard', label: 'The dashboard' },
+} as const satisfies Record<RemoteName, { scope: string; label: string }>;
+
+let registered: RuntimeConfig | undefined;
+
+function remoteInfo(config: RuntimeConfig, name: RemoteName) {
+  return {
+    name: REMOTES[name].scope,
+    entry: new URL('remoteEntry.js', config.remotes[name].replace(/\/?$/, '/')).toString(),
+  };
+}
+
+/** Registers the remotes from /config.json: no URL is baked into the build. */
+export function registerFromConfig(config: RuntimeConfig): void {
+  registered = config;
+  registerRemotes((Object.keys(REMOTES) as RemoteName[]).map((name) => remoteInfo(config, name)));
+}
+
+/** Forgets a remote's failed entry so the next load fetches remoteEntry.js again. */
+export function reRegister(name: RemoteName): void {
+  if (registered) registerRemotes([remoteInfo(registered, name)], { force: true });
+}
+
+export async function loadExposed<T>(remote: RemoteName, module: string): Promise<T> {
+  const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`);
+  if (!mod) throw new Error(`${remote}/${module} did not load`);
+  return mod;
+}
+
+/** The auth remote's session module (and Firebase with it), fetched only when the session needs it. */
+export const loadSessionModule = (): Promise<SessionModule> => loadExposed<SessionModule>('auth', 'session');

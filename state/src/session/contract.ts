@@ -1,0 +1,36 @@
+import type { AppDispatch, RootState } from '../store';
+
+/** What the session's effects work with: a store, or a listener's API inside one. */
+export interface SessionHost {
+  dispatch: AppDispatch;
+  getState: () => RootState;
+}
+
+/**
+ * The auth remote's exposed `session` module (`auth/session`), the one way the shell and the
+ * session listeners reach Firebase and the token exchange. Each call ends by dispatching
+ * `signedIn` or `signedOut` itself.
+ */
+export interface SessionModule {
+  /** Start-up with an expired token but a remembered user: renew it through Firebase, or sign out. */
+  restoreSession: (host: SessionHost) => Promise<void>;
+  /**
+   * A fresh API token from the Firebase session (before the current one expires, or after the API
+   * refused it). Null when there is none; a refusal also signs out, a network failure does not.
+   */
+  renewSession: (host: SessionHost) => Promise<string | null>;
+  /** `signOutRequested`: end the API session, sign out of Firebase, reset the API cache, `signedOut`. */
+  signOut: (host: SessionHost) => Promise<void>;
+}
+
+/** Loads the session module on demand, so Firebase stays off the first paint. */
+export type LoadSessionModule = () => Promise<SessionModule>;
+
+/**
+ * The thunk extra argument of every store (`makeStore`): how the API layer, which knows nothing
+ * about Firebase, gets a new token when the API refuses ours.
+ */
+export interface SessionThunkExtra {
+  /** One renewal at a time: requests that fail together wait for the same new token. */
+  renewSession: (host: SessionHost) => Promise<string | null>;
+}

@@ -1,0 +1,177 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useHref, useLocation, useSearchParams } from 'react-router-dom';
+import { CATEGORY_LABELS, PART_CATEGORIES, PART_SORTS, type PartSort } from '@motoparts/contracts/messages';
+import { ensureStorefrontStyles } from '../../../styles';
+import { useCataloguePage, useDebounced, useShownValue } from '../catalogue-hooks';
+import { MAX_QUERY, readState, writeState, type CatalogueState } from '../catalogue-state';
+import { CatalogueResults } from '../components/catalogue-results';
+import { ChoiceSelect } from '../components/choice-select';
+
+ensureStorefrontStyles();
+
+/** How long typing may pause before the search runs. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+const SORT_LABELS: Record<PartSort, string> = {
+  newest: 'Newest first',
+  name: 'Name, A to Z',
+  '-name': 'Name, Z to A',
+  price: 'Price, low to high',
+  '-price': 'Price, high to low',
+};
+
+/**
+ * docs/product.md, `/parts`: the whole catalogue to search, filter, sort and page through. The
+ * URL holds the choices, so Back, reload and shared links show the same page.
+ */
+export default function CataloguePage() {
+  const [params, setParams] = useSearchParams();
+  const state = readState(params);
+  const ids = useId();
+  const topRef = useRef<HTMLHeadingElement>(null);
+
+  // The box shows what is typed at once; the URL (and so the request) follows after a pause.
+  const [typed, setTyped] = useState(state.q);
+  const [lastUrlQ, setLastUrlQ] = useState(state.q);
+  if (state.q !== lastUrlQ) {
+    // The URL changed without typing (Back, a link, Clear): the box follows it.
+    setLastUrlQ(state.q);
+    setTyped(state.q);
+  }
+  const settled = useDebounced(typed, SEARCH_DEBOUNCE_MS);
+  // This page's own address (with any router basename), to tell whether the shopper is still here.
+  const { pathname } = useLocation();
+  const ownPath = useHref({ pathname });
+  const [category, setCategory] = useShownValue(state.category);
+  const [sort, setSort] = useShownValue(state.sort);
+  const [inStock, setInStock] = useShownValue(state.inStock);
+
+  const update = (change: Partial<CatalogueState>, { replace = false } = {}) => {
+    // Any change but paging starts again at page 1. The shown choices count, not only the URL's:
+    // a second change made before the first navigation commits must not undo the first.
+    const next = { ...state, category, sort, inStock, page: 1, ...change };
+    setParams(writeState(next), { replace });
+  };
+
+  useEffect(() => {
+    const q = settled.trim().slice(0, MAX_QUERY);
+    if (q === state.q) return;
+    // A link followed during the pause (Dashboard, a card) has already moved the address, but the
+    // router commits it as a transition, so this page is still mounted while the next one loads:
+    // a late search must not navigate back here and undo the shopper's click.
+    if (window.location.pathname !== ownPath) return;
+    setLastUrlQ(q);
+    // Typing replaces the history entry: Back leaves the catalogue instead of undoing letters.
+    update({ q }, { replace: true });
+    // Only a settled new search may rewrite the URL; the other fields are read fresh from it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+
+  const { data, isError, isFetching, error, retry } = useCataloguePage(state);
+  const aborted =
+    isError && error && typeof error === 'object' && 'name' in error && error.name === 'AbortError';
+
+  const onPage = (page: number) => {
+    update({ page });
+    topRef.current?.scrollIntoView({ block: 'start' });
+  };
+  const onClear = () => {
+    setTyped('');
+    setParams(new URLSearchParams());
+  };
+
+  return (
+    <div className="section catalogue">
+      <div className="section-head">
+        <p className="section-kicker">Our catalogue</p>
+        <h1 id="catalogue-heading" ref={topRef} tabIndex={-1}>
+          All parts, tools and gear
+        </h1>
+      </div>
+
+      <form
+        className="catalogue-controls card"
+        role="search"
+        aria-label="Search and filter the catalogue"
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          const q = typed.trim().slice(0, MAX_QUERY);
+          if (q !== state.q) {
+            setLastUrlQ(q);
+            update({ q });
+          }
+        }}
+      >
+        <div className="form-field catalogue-search">
+          <label htmlFor={`${ids}-q`}>Search</label>
+          <input
+            id={`${ids}-q`}
+            type="search"
+            name="q"
+            value={typed}
+            maxLength={MAX_QUERY}
+            placeholder="Name or description"
+            autoComplete="off"
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+        <ChoiceSelect
+          id={`${ids}-category`}
+          label="Category"
+          allLabel="All categories"
+          options={PART_CATEGORIES}
+          labels={CATEGORY_LABELS}
+          value={category}
+          onChange={(next) => {
+            setCategory(next);
+            update({ category: next });
+          }}
+        />
+        <ChoiceSelect
+          id={`${ids}-sort`}
+          label="Sort by"
+          allLabel="Catalogue order"
+          options={PART_SORTS}
+          labels={SORT_LABELS}
+          value={sort}
+          onChange={(next) => {
+            setSort(next);
+            update({ sort: next });
+          }}
+        />
+        <label className="catalogue-check">
+          <input
+            type="checkbox"
+            checked={inStock}
+            onChange={(e) => {
+              setInStock(e.target.checked);
+              update({ inStock: e.target.checked });
+            }}
+          />
+          In stock only
+        </label>
+      </form>
+
+      {data && (!isError || aborted) ? (
+        <CatalogueResults data={data} state={state} busy={isFetching} onPage={onPage} onClear={onClear} />
+      ) : isError && !aborted ? (
+        <div className="parts-status" role="alert">
+          <p>The parts could not be loaded.</p>
+          <button type="button" className="btn btn-outline" onClick={retry}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <div className="parts-grid catalogue-grid" aria-busy="true">
+          <p className="visually-hidden">Loading...</p>
+          {[0, 1, 2, 3].map((n) => (
+            <div key={n} className="skeleton-card" />
+          ))}
+        </div>
+      )}
+      <p className="catalogue-back">
+        <Link to="/">Back to the home page</Link>
+      </p>
+    </div>
+  );
+}

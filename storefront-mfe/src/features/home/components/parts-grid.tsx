@@ -1,0 +1,34 @@
+import { useGetPartsQuery } from '@motoparts/state';
+import { PartCard } from '../../../components/part-card';
+
+export function PartsGrid({ limit }: { limit?: number }) {
+  const { data, isLoading, isError, refetch } = useGetPartsQuery(limit ? { limit } : undefined);
+  if (isLoading) {
+    return (
+      <div className="parts-grid" aria-busy="true">
+        <p className="visually-hidden">Loading...</p>
+        {[0, 1, 2].map((n) => (
+          <div key={n} className="skeleton-card" />
+        ))}
+      </div>
+    );
+  }
+  if (isError || !data) {
+    return (
+      <div className="parts-status" role="alert">
+        <p>The parts could not be loaded.</p>
+        <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  if (data.parts.length === 0) return <p className="parts-status">No parts are listed right now.</p>;
+  return (
+    <div className="parts-grid">
+      {data.parts.map((part, i) => (
+        <PartCard key={part._id} part={part} eager={i < 3} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { Link, useParams } from 'react-router-dom';
+import { CATEGORY_LABELS } from '@motoparts/contracts/messages';
+import { errorMessage, errorStatus, formatPrice, useGetPartQuery } from '@motoparts/state';
+import { PartImage, StockBadge } from '../../../components/part-card';
+import { PartFacts } from '../../../components/part-facts';
+import { ensureStorefrontStyles } from '../../../styles';
+import { PurchaseForm } from '../components/purchase-form';
+
+ensureStorefrontStyles();
+
+/** docs/product.md, `/purchase/:id`: the part with its facts, and the order form beside it. */
+export default function PurchasePage() {
+  const { id = '' } = useParams();
+  const { data: part, isLoading, isError, error, refetch } = useGetPartQuery(id, { skip: !id });
+
+  if (isLoading) return <p className="page-loading">Loading...</p>;
+  if (isError || !part) {
+    const status = errorStatus(error);
+    const missing = status === 404 || status === 400;
+    return (
+      <div className="page">
+        <div className="card" role="alert">
+          <h1>{missing ? 'Part not found' : 'This part could not be loaded'}</h1>
+          <p>
+            {missing
+              ? 'This part does not exist or is no longer sold.'
+              : errorMessage(error, 'Please check your connection and try again.')}
+          </p>
+          <div className="hero-actions">
+            {!missing && (
+              <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+                Retry
+              </button>
+            )}
+            <Link className="btn" to="/parts">
+              Back to all parts
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page">
+      <div className="purchase">
+        <section className="purchase-product" aria-labelledby="product-heading">
+          <PartImage part={part} width={560} height={373} eager />
+          <p className="part-tags">
+            <span className="part-category">{CATEGORY_LABELS[part.category]}</span>
+            <StockBadge part={part} />
+          </p>
+          <h1 id="product-heading">{part.name}</h1>
+          <p>{part.text}</p>
+          <p className="part-price">
+            {formatPrice(part.price)} <span>per piece</span>
+          </p>
+          <PartFacts part={part} availableTestId="available-qty" />
+        </section>
+        {/* Keyed by part so a different part starts again at its own minimum. */}
+        <PurchaseForm key={part._id} part={part} />
+      </div>
+    </div>
+  );
+}
