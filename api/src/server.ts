@@ -68,7 +68,8 @@ async function main(): Promise<void> {
 
   // Graceful shutdown: readiness goes 503 and the listener closes (new connections are refused),
   // in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then the background jobs and the
-  // database stop. A second signal exits at once.
+  // database stop (bounded again: a stalled database must not keep the process up). A second
+  // signal exits at once.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -85,16 +86,26 @@ async function main(): Promise<void> {
     const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     void closed.then(() => clearInterval(sweep));
-    const timeout = new Promise<'timeout'>((resolve) =>
-      setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref(),
-    );
-    if ((await Promise.race([closed, timeout])) === 'timeout') {
+    const timeout = () =>
+      new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref(),
+      );
+    if ((await Promise.race([closed, timeout()])) === 'timeout') {
       logger.warn({ inFlight: lifecycle.inFlight }, 'shutdown timeout: closing the remaining connections');
       server.closeAllConnections();
     }
-    await jobs?.stop().catch(() => undefined);
-    await disconnectDb().catch(() => undefined);
-    logger.info('stopped');
+    // Closing the database waits for the operations queued on its one connection. Exiting with
+    // some still queued is safe: every order step is single-document, and the next start's
+    // recovery pass finishes or undoes whatever was left half done.
+    const released = (async () => {
+      await jobs?.stop().catch(() => undefined);
+      await disconnectDb().catch(() => undefined);
+    })();
+    if ((await Promise.race([released, timeout()])) === 'timeout') {
+      logger.warn('shutdown timeout: the database did not close in time, exiting with work still queued');
+    } else {
+      logger.info('stopped');
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

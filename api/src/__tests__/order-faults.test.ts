@@ -250,6 +250,48 @@ it('SIGTERM mid-load: every accepted request gets its answer and the API exits c
   expect(orders.map((o) => String(o._id)).sort()).toEqual([...acknowledged].sort());
 });
 
+it('with the database stalled, SIGTERM still ends the process; a restart repairs what was left', async () => {
+  const dbUri = uri('faults_stalled');
+  const received = await seedParts(dbUri);
+  const customers = customerTokens(10, 'stall');
+  await seedCustomers(dbUri, customers);
+  api = await startApi(dbUri, { SHUTDOWN_TIMEOUT_MS: '1000' });
+  const partIds = [...received.keys()];
+  // A database that stops answering (a frozen VM, a network partition): every order queues on
+  // the API's one connection, so closing it would wait for ever.
+  ferret.kill('SIGSTOP');
+  const outcomes: Promise<Outcome>[] = [];
+  try {
+    for (const [i, c] of customers.entries()) {
+      outcomes.push(
+        send(got(api).base, 'POST', '/order', c.token, { partsId: partIds[i % partIds.length], qty: 100 }),
+      );
+    }
+    // Let the requests reach the API and queue on its connection.
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = new Promise<number | null>((r) => got(api).child.once('exit', (code) => r(code)));
+    api.child.kill('SIGTERM');
+    // Bounded, not timed: far beyond the two 1 s limits, only a hang misses it.
+    const code = await Promise.race([
+      exited,
+      new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000)),
+    ]);
+    expect(code).toBe(0);
+    expect(api.output()).toMatch(/the database did not close in time/);
+  } finally {
+    ferret.kill('SIGCONT');
+  }
+  // No request got a 201 (the database never answered), and none hung without an answer.
+  const answered = await Promise.all(outcomes);
+  expect(answered.filter((o) => o.status === 201)).toEqual([]);
+  api = await startApi(dbUri);
+  await expectInvariantAfterRecovery(dbUri, received, {
+    acknowledged: new Set(),
+    cancelled: new Set(),
+    outcomes: answered,
+  });
+});
+
 it('while draining new connections are refused, a held request keeps the process up, and a second signal exits at once', async () => {
   const dbUri = uri('faults_drain');
   await seedParts(dbUri);
