@@ -23,6 +23,35 @@ import path from 'node:path';
 
 const MODULE = 'github.com/FerretDB/FerretDB';
 
+/** The SQL for `{_id: {$in: [...]}}` of strings or ObjectIds (up to 500): the index answers it. */
+const ID_IN_CLAUSE = `// idInClause is a MotoParts patch: see scripts/ferretdb-build.mjs in the MotoParts repository.
+func idInClause(v any) (string, []any, bool) {
+	doc, ok := v.(*types.Document)
+	if !ok || doc.Len() != 1 {
+		return "", nil, false
+	}
+	in, err := doc.Get("$in")
+	if err != nil {
+		return "", nil, false
+	}
+	arr, ok := in.(*types.Array)
+	if !ok || arr.Len() == 0 || arr.Len() > 500 {
+		return "", nil, false
+	}
+	args := make([]any, 0, arr.Len())
+	for i := 0; i < arr.Len(); i++ {
+		e, _ := arr.Get(i)
+		switch e.(type) {
+		case string, types.ObjectID:
+			args = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))
+		default:
+			return "", nil, false
+		}
+	}
+	return fmt.Sprintf(\` WHERE %s IN (?%s)\`, metadata.IDColumn, strings.Repeat(", ?", len(args)-1)), args, true
+}
+`;
+
 /** Each change: the file in the module, the exact upstream text, what replaces it. */
 export const FERRETDB_PATCHES = [
   {
@@ -39,6 +68,31 @@ export const FERRETDB_PATCHES = [
     find: 'if params.Filter.Len() == 1 {',
     replace: 'if params.Filter.Len() >= 1 {',
     count: 2,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    // `{_id: {$in: [ids]}}` as `_id IN (…)`, from the same index: a customer's orders in one read.
+    find: `		switch v.(type) {
+		case string, types.ObjectID:
+`,
+    replace: `		if clause, inArgs, ok := idInClause(v); ok {
+			whereClause, args = clause, inArgs
+		}
+		switch v.(type) {
+		case string, types.ObjectID:
+`,
+    count: 2,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    find: `	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+`,
+    replace: `	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+${ID_IN_CLAUSE}`,
+    count: 1,
   },
 ];
 

@@ -6,6 +6,7 @@ import { lifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
+import { customerListsReady } from './orders/service';
 import { catalogueFor } from './parts/catalogue';
 
 function readEnv(): Env {
@@ -61,6 +62,12 @@ async function main(): Promise<void> {
     } catch (err) {
       // Not fatal: the catalogue then loads on the first read, as it would after an invalidation.
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
+    }
+    if (env.MONGODB_EMBEDDED) {
+      // My Order reads each customer's list of order ids there; fill the lists once per database.
+      await customerListsReady().catch((err: unknown) =>
+        logger.warn({ err: (err as Error).message }, 'customer order lists not filled at start'),
+      );
     }
     await jobs?.started;
     lifecycle.warming = false;

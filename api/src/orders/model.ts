@@ -107,3 +107,34 @@ const orderReleaseSchema = new Schema(
 );
 
 export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);
+
+/**
+ * Each customer's order ids (`_id` = the customer's uid), for My Order on the embedded FerretDB:
+ * it pushes only an exact `_id` down to SQLite, so a filter on `uid` reads every order, while this
+ * document and then each order are exact `_id` reads. An id is added before its order is written,
+ * so the list holds every order of the customer; an id without an order (a refused order, a crash
+ * between the two steps, a cancelled order) is skipped when read and pruned once it is old.
+ */
+const customerOrdersSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    ids: { type: [String], default: [] },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
+export const CustomerOrdersModel = model('CustomerOrders', customerOrdersSchema);
+
+/**
+ * One-off data changes already applied to this database (`_id` = the change's name), so a change
+ * that reads every document runs once per database, not at every start.
+ */
+const dataChangeSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    doneAt: { type: Date, required: true },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
+export const DataChangeModel = model('DataChange', dataChangeSchema);

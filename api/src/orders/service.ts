@@ -5,7 +5,7 @@ import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
-import { OrderModel, type OrderDoc } from './model';
+import { CustomerOrdersModel, DataChangeModel, OrderModel, type OrderDoc } from './model';
 import {
   claimOpenSlot,
   forgetMarks,
@@ -14,6 +14,7 @@ import {
   releaseOrder,
   takeStock,
   undoTake,
+  idTime,
   withOrderBusy,
 } from './stock';
 
@@ -44,10 +45,22 @@ export interface OrderRules {
   holdMs: number;
   /** Open orders per customer; 0 = no cap. */
   maxOpen: number;
+  /**
+   * Keep and read each customer's list of order ids (CustomerOrdersModel): on the embedded
+   * FerretDB, where a filter on `uid` reads every order. MongoDB answers that filter from its
+   * index, and several API processes may share it, so the plain query stays there.
+   */
+  customerLists?: boolean;
 }
 
-export function orderRules(env: Pick<Env, 'ORDER_HOLD_MINUTES' | 'MAX_OPEN_ORDERS'>): OrderRules {
-  return { holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000), maxOpen: env.MAX_OPEN_ORDERS };
+export function orderRules(
+  env: Pick<Env, 'ORDER_HOLD_MINUTES' | 'MAX_OPEN_ORDERS' | 'MONGODB_EMBEDDED'>,
+): OrderRules {
+  return {
+    holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000),
+    maxOpen: env.MAX_OPEN_ORDERS,
+    customerLists: env.MONGODB_EMBEDDED,
+  };
 }
 
 export const openOrdersCapMessage = (cap: number) =>
@@ -78,6 +91,8 @@ export async function placeOrder(
     }
     let placed = false;
     try {
+      // Before the order exists, so the customer's list never misses one (see CustomerOrdersModel).
+      if (rules.customerLists) await noteCustomerOrder(caller.uid, orderId);
       const order = await reserveAndWrite(caller, input, orderId, rules);
       placed = true;
       return order;
@@ -158,7 +173,7 @@ export async function listAllOrders(
 ): Promise<{ items: Order[]; total: number }> {
   const [docs, total] = await Promise.all([
     OrderModel.find(VISIBLE)
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(NEWEST_FIRST)
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<OrderDoc[]>(),
@@ -174,15 +189,95 @@ export async function listOrdersOf(
   limit: number,
   rules: OrderRules,
 ): Promise<{ items: Order[]; total: number }> {
+  if (rules.customerLists) {
+    const docs = await ordersFromList(uid);
+    const items = docs.slice((page - 1) * limit, page * limit);
+    return { items: items.map((d) => toOrder(d, rules)), total: docs.length };
+  }
   const [docs, total] = await Promise.all([
     OrderModel.find({ uid, ...VISIBLE })
-      .sort({ createdAt: -1, _id: -1 })
+      .sort(NEWEST_FIRST)
       .skip((page - 1) * limit)
       .limit(limit)
       .lean<OrderDoc[]>(),
     OrderModel.countDocuments({ uid, ...VISIBLE }),
   ]);
   return { items: docs.map((d) => toOrder(d, rules)), total };
+}
+
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** The order of NEWEST_FIRST, for orders sorted in memory. */
+function newestFirst(a: OrderDoc, b: OrderDoc): number {
+  const at = a.createdAt ? new Date(a.createdAt).getTime() : 0;
+  const bt = b.createdAt ? new Date(b.createdAt).getTime() : 0;
+  if (at !== bt) return bt - at;
+  const [ai, bi] = [String(a._id), String(b._id)];
+  return ai === bi ? 0 : ai < bi ? 1 : -1;
+}
+
+/** Ids without an order this long after they were chosen are no placement in progress. */
+const STALE_LIST_ENTRY_MS = 10 * 60_000;
+
+/** The customer's visible orders, newest first, read by `_id` from their list. */
+async function ordersFromList(uid: string): Promise<OrderDoc[]> {
+  await customerListsReady();
+  const entry = await CustomerOrdersModel.findById(uid).lean();
+  const ids = entry?.ids ?? [];
+  // One read per 500 ids: the embedded FerretDB answers `_id: {$in}` of up to 500 ids from its
+  // index (scripts/ferretdb-build.mjs); more would read the whole collection.
+  const valid = ids.filter((id) => Types.ObjectId.isValid(id));
+  const byId = new Map<string, OrderDoc>();
+  for (let i = 0; i < valid.length; i += 500) {
+    const docs = await OrderModel.find({ _id: { $in: valid.slice(i, i + 500) } }).lean<OrderDoc[]>();
+    for (const d of docs) byId.set(String(d._id), d);
+  }
+  const found = ids.map((id) => byId.get(id) ?? null);
+  const stale = ids.filter((id, i) => !found[i] && idTime(id) < Date.now() - STALE_LIST_ENTRY_MS);
+  if (stale.length > 0) {
+    // Refused, cancelled or never written: nothing will ever be listed under these ids.
+    await CustomerOrdersModel.updateOne({ _id: uid }, { $pullAll: { ids: stale } }).catch(() => undefined);
+  }
+  return found
+    .filter((d): d is OrderDoc => d !== null && d.uid === uid && d.hold !== 'reserving' && d.hold !== 'void')
+    .sort(newestFirst);
+}
+
+/** Records an order id in its customer's list (an exact `_id` upsert). */
+export async function noteCustomerOrder(uid: string, orderId: string): Promise<void> {
+  await CustomerOrdersModel.updateOne({ _id: uid }, { $addToSet: { ids: orderId } }, { upsert: true });
+}
+
+const CUSTOMER_LISTS = 'customer-order-lists';
+let listsReady: Promise<void> | undefined;
+
+/**
+ * Fills the customers' lists from the orders once per database (orders written before the lists
+ * existed, or by a seed), reading every order one time. Until it is done no list is read.
+ */
+export function customerListsReady(): Promise<void> {
+  listsReady ??= (async () => {
+    if (await DataChangeModel.exists({ _id: CUSTOMER_LISTS })) return;
+    const byCustomer = new Map<string, string[]>();
+    for (const o of await OrderModel.find({}, { uid: 1 }).lean<Pick<OrderDoc, '_id' | 'uid'>[]>()) {
+      if (!o.uid) continue; // orders of the email-keyed era are not listed by uid at all
+      const ids = byCustomer.get(o.uid) ?? [];
+      ids.push(String(o._id));
+      byCustomer.set(o.uid, ids);
+    }
+    for (const [uid, ids] of byCustomer) {
+      await CustomerOrdersModel.updateOne(
+        { _id: uid },
+        { $addToSet: { ids: { $each: ids } } },
+        { upsert: true },
+      );
+    }
+    await DataChangeModel.updateOne({ _id: CUSTOMER_LISTS }, { doneAt: new Date() }, { upsert: true });
+  })().catch((err: unknown) => {
+    listsReady = undefined; // try again on the next read
+    throw err;
+  });
+  return listsReady;
 }
 
 /** Loads an order the caller may see: their own, or any order for an admin. */

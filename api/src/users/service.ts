@@ -7,6 +7,7 @@ import { getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
 import type { Logger } from '../lib/logger';
 import { signApiToken } from '../lib/tokens';
 import { OrderModel } from '../orders/model';
+import { noteCustomerOrder } from '../orders/service';
 import { ReviewModel } from '../reviews/model';
 import { UserModel, type UserDoc } from './model';
 
@@ -62,7 +63,14 @@ async function claimLegacyRecord(uid: string, email: string): Promise<void> {
     if (!exists) await UserModel.collection.insertOne({ ...fields, _id: uid } as never);
     await UserModel.collection.deleteOne({ _id: legacyId });
   }
-  await OrderModel.updateMany({ user: email, uid: { $exists: false } }, { $set: { uid } });
+  const legacyOrders = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
+  if (legacyOrders.length > 0) {
+    const ids = legacyOrders.map((o) => String(o._id));
+    // Listed first, stamped second: a crash between leaves ids the list skips (their orders have
+    // no uid yet) until the next exchange stamps them.
+    for (const id of ids) await noteCustomerOrder(uid, id);
+    await OrderModel.updateMany({ _id: { $in: ids }, uid: { $exists: false } }, { $set: { uid } });
+  }
   await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
 }
 
