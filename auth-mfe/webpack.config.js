@@ -1,4 +1,4 @@
-const { createConfig } = require('../scripts/webpack/index.cjs');
+const { createConfig } = require('../scripts/webpack/config.cjs');
 
 module.exports = createConfig({
   dir: __dirname,

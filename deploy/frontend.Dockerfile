@@ -9,7 +9,9 @@ COPY contracts/package.json contracts/
 COPY state/package.json state/
 COPY ${WORKSPACE}/package.json ${WORKSPACE}/
 # The shell builds its router from each remote's route table (`@motoparts/<remote>/routes`, a
-# data file): every image carries the three tables and their package.json, never a remote's code.
+# data file): the build stage gets the three tables and their package.json, never a remote's
+# other sources (for the shell, npm ci then also installs the remotes' packages in this stage;
+# only dist/ reaches the image).
 COPY storefront-mfe/package.json storefront-mfe/
 COPY auth-mfe/package.json auth-mfe/
 COPY dashboard-mfe/package.json dashboard-mfe/

@@ -16,6 +16,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -117,7 +118,7 @@ export function applyPatches(read, write, patches = FERRETDB_PATCHES) {
 }
 
 /** Changes when the version, the patches or our main package change: the binary is rebuilt then. */
-export function ferretStamp(toolsDir) {
+function ferretStamp(toolsDir) {
   const main = readFileSync(path.join(toolsDir, 'cmd', 'ferretdb', 'main.go'), 'utf8');
   return createHash('sha256')
     .update(JSON.stringify({ version: ferretVersion(toolsDir), patches: FERRETDB_PATCHES, main }))
@@ -134,15 +135,22 @@ function makeWritable(dir) {
   }
 }
 
-function go(args, cwd) {
+/** Runs a go command in `cwd`; its stdout, or an error naming the command (its stderr is shown). */
+export function go(args, cwd) {
   const res = spawnSync('go', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (res.status !== 0) throw new Error(`go ${args.join(' ')} failed (see output above)`);
   return res.stdout;
 }
 
+/** Where the Go module cache holds the FerretDB version tools/go.mod pins (downloaded if missing). */
+export function ferretModuleDir(toolsDir) {
+  const version = ferretVersion(toolsDir);
+  return JSON.parse(go(['mod', 'download', '-json', `${MODULE}@${version}`], toolsDir)).Dir;
+}
+
 /**
  * Builds `<binDir>/ferretdb` with the patches applied, unless the stamp beside it says it is
- * current. `workDir` holds the patched module copy and the build's go.mod (kept out of git).
+ * current. The patched module copy and the build's go.mod live under `workDir` while it builds.
  */
 export function buildFerretDB({ toolsDir, binDir, workDir, onBuild = () => {} }) {
   const stamp = ferretStamp(toolsDir);
@@ -151,23 +159,31 @@ export function buildFerretDB({ toolsDir, binDir, workDir, onBuild = () => {} })
     if (readFileSync(stampFile, 'utf8').trim() === stamp) return false;
   }
   onBuild();
-  const version = ferretVersion(toolsDir);
-  const { Dir } = JSON.parse(go(['mod', 'download', '-json', `${MODULE}@${version}`], toolsDir));
-  const src = path.join(workDir, `ferretdb-${version}`);
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  cpSync(Dir, src, { recursive: true });
-  makeWritable(src);
-  applyPatches(
-    (file) => readFileSync(path.join(src, file), 'utf8'),
-    (file, text) => writeFileSync(path.join(src, file), text),
-  );
-  const modfile = path.join(workDir, 'go.mod');
-  const gomod = readFileSync(path.join(toolsDir, 'go.mod'), 'utf8');
-  writeFileSync(modfile, `${gomod.trimEnd()}\n\nreplace ${MODULE} => ${src}\n`);
-  writeFileSync(path.join(workDir, 'go.sum'), readFileSync(path.join(toolsDir, 'go.sum')));
-  mkdirSync(binDir, { recursive: true });
-  go(['build', `-modfile=${modfile}`, '-o', path.join(binDir, 'ferretdb'), './cmd/ferretdb'], toolsDir);
+  const moduleDir = ferretModuleDir(toolsDir);
+  // A folder and a binary name of this process's own: an `npm test` beside a running `npm start`
+  // may rebuild at the same moment, and the binary is swapped in by one atomic rename.
+  const work = path.join(workDir, String(process.pid));
+  const src = path.join(work, path.basename(moduleDir));
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    cpSync(moduleDir, src, { recursive: true });
+    makeWritable(src);
+    applyPatches(
+      (file) => readFileSync(path.join(src, file), 'utf8'),
+      (file, text) => writeFileSync(path.join(src, file), text),
+    );
+    const modfile = path.join(work, 'go.mod');
+    const gomod = readFileSync(path.join(toolsDir, 'go.mod'), 'utf8');
+    writeFileSync(modfile, `${gomod.trimEnd()}\n\nreplace ${MODULE} => ${src}\n`);
+    writeFileSync(path.join(work, 'go.sum'), readFileSync(path.join(toolsDir, 'go.sum')));
+    mkdirSync(binDir, { recursive: true });
+    const built = path.join(binDir, `ferretdb.${process.pid}`);
+    go(['build', `-modfile=${modfile}`, '-o', built, './cmd/ferretdb'], toolsDir);
+    renameSync(built, path.join(binDir, 'ferretdb'));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   writeFileSync(stampFile, `${stamp}\n`);
   return true;
 }

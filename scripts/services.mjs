@@ -1,12 +1,12 @@
 // Local stand-ins for the outside services (docs/architecture.md) and the helpers to run them: used by
 // `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFerretDB } from './ferretdb-build.mjs';
+import { buildFerretDB, go } from './ferretdb-build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_BIN = path.join(ROOT, '.tools', 'bin');
@@ -149,11 +149,7 @@ export function ensureTools() {
   if (!existsSync(path.join(TOOLS_BIN, 'stripe-mock'))) {
     log('tools', 'building stripe-mock from tools/ (first run only, ~1 min cold)…');
     mkdirSync(TOOLS_BIN, { recursive: true });
-    const res = spawnSync('go', ['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock'], {
-      cwd: toolsDir,
-      stdio: 'inherit',
-    });
-    if (res.status !== 0) throw new Error('go build of stripe-mock failed (see output above)');
+    go(['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock'], toolsDir);
     log('tools', 'built .tools/bin/stripe-mock');
   }
   const built = buildFerretDB({
@@ -176,15 +172,10 @@ export function ensureDeployTools() {
   if (wanted.every((b) => existsSync(path.join(TOOLS_BIN, b)))) return;
   log('tools', 'building helm and k8scheck from tools/k8s (first run only, a few minutes cold)…');
   mkdirSync(TOOLS_BIN, { recursive: true });
-  const res = spawnSync(
-    'go',
+  go(
     ['build', '-o', TOOLS_BIN + path.sep, 'helm.sh/helm/v3/cmd/helm', './cmd/k8scheck'],
-    {
-      cwd: path.join(ROOT, 'tools', 'k8s'),
-      stdio: 'inherit',
-    },
+    path.join(ROOT, 'tools', 'k8s'),
   );
-  if (res.status !== 0) throw new Error('go build of tools/k8s failed (see output above)');
   log('tools', 'built .tools/bin/helm and .tools/bin/k8scheck');
 }
 

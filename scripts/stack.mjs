@@ -68,12 +68,30 @@ function newestMtime(dir) {
   return newest;
 }
 
+/**
+ * The remotes' route tables a front end builds in (the shell's router is made from them): the
+ * `./routes` export of each `@motoparts/*-mfe` package it depends on.
+ */
+function routeTablesOf(ws) {
+  const { dependencies = {} } = JSON.parse(readFileSync(path.join(ROOT, ws, 'package.json'), 'utf8'));
+  return Object.keys(dependencies)
+    .filter((dep) => /^@motoparts\/.+-mfe$/.test(dep))
+    .flatMap((dep) => {
+      const remote = dep.slice('@motoparts/'.length);
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, remote, 'package.json'), 'utf8'));
+      const source = pkg.exports?.['./routes']?.source;
+      return source ? [path.join(remote, source)] : [];
+    });
+}
+
 /** A front end needs a rebuild when any of its sources (or the shared kit's) is newer than dist. */
 function isStale(ws) {
   const stamp = path.join(ROOT, ws, 'dist', 'index.html');
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  const inputs = [ws, 'state', 'contracts', 'scripts/webpack'].map((p) => path.join(ROOT, p));
+  const inputs = [ws, 'state', 'contracts', 'scripts/webpack', ...routeTablesOf(ws)].map((p) =>
+    path.join(ROOT, p),
+  );
   return inputs.some(
     (p) => (existsSync(p) && statSync(p).isFile() ? statSync(p).mtimeMs : newestMtime(p)) > built,
   );

@@ -1,5 +1,5 @@
 const CopyPlugin = require('copy-webpack-plugin');
-const { createConfig } = require('../scripts/webpack/index.cjs');
+const { createConfig } = require('../scripts/webpack/config.cjs');
 
 const base = createConfig({
   dir: __dirname,

@@ -5,7 +5,7 @@
  * `{ "$gt": "" }` simply by demanding primitive types.
  */
 import { z } from 'zod';
-import { DEFAULT_PART_CATEGORY, MESSAGES, PART_CATEGORIES, PART_SORTS, UI_EMAIL_PATTERN } from './messages';
+import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, PART_SORTS } from './messages';
 
 // Texts and constants live in a zod-free module so light pages can import them alone.
 export * from './messages';
@@ -313,18 +313,3 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 export const userOrdersQuerySchema = pageQuerySchema.extend({ user: emailSchema });
 export type UserOrdersQuery = z.infer<typeof userOrdersQuerySchema>;
 export type Success = z.infer<typeof successSchema>;
-
-// ---------- front-end forms (docs/product.md, exact messages) ----------
-
-const uiEmail = z.string().min(1, MESSAGES.emailRequired).regex(UI_EMAIL_PATTERN, MESSAGES.emailInvalid);
-const uiPassword = z.string().min(1, MESSAGES.passwordRequired).min(6, MESSAGES.passwordShort);
-
-export const loginFormSchema = z.object({ email: uiEmail, password: uiPassword });
-export type LoginForm = z.infer<typeof loginFormSchema>;
-
-export const signupFormSchema = z.object({
-  name: line().trim().min(1, MESSAGES.nameRequired),
-  email: uiEmail,
-  password: uiPassword,
-});
-export type SignupForm = z.infer<typeof signupFormSchema>;

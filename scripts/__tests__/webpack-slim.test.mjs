@@ -2,17 +2,24 @@
 // (scripts/webpack/slim-check.cjs, docs/build.md): how imports are read, what a failing build
 // says, and that every offered name exists in the code the entry stands for.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { SLIM } from '../webpack/shared.cjs';
 import { checkSlimCoverage, checkedFiles, moduleLinks, offeredNames } from '../webpack/slim-check.cjs';
 
+/** @type {string[]} */
+const made = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Writes files into a fresh folder and returns their paths. @param {Record<string, string>} files */
 function sources(files) {
   const dir = mkdtempSync(path.join(tmpdir(), 'slim-check-'));
+  made.push(dir);
   return Object.entries(files).map(([name, text]) => {
     const file = path.join(dir, name);
     writeFileSync(file, text);

@@ -146,4 +146,4 @@ function checkSlimCoverage(files = checkedFiles()) {
   }
 }
 
-module.exports = { checkSlimCoverage, checkedFiles, moduleLinks, offeredNames, uncoveredImports };
+module.exports = { checkSlimCoverage, checkedFiles, moduleLinks, offeredNames };

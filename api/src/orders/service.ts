@@ -5,6 +5,7 @@ import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
+import { KEY_TTL_MS } from './keys';
 import { CustomerOrdersModel, DataChangeModel, OrderModel, type OrderDoc } from './model';
 import {
   claimOpenSlot,
@@ -92,7 +93,7 @@ export async function placeOrder(
     let placed = false;
     try {
       // Before the order exists, so the customer's list never misses one (see CustomerOrdersModel).
-      if (rules.customerLists) await noteCustomerOrder(caller.uid, orderId);
+      if (rules.customerLists) await noteCustomerOrders(caller.uid, [orderId]);
       const order = await reserveAndWrite(caller, input, orderId, rules);
       placed = true;
       return order;
@@ -164,7 +165,9 @@ function refusal(input: OrderInput, part: PartDoc | null): AppError {
 }
 
 /** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
-const VISIBLE = { hold: { $nin: ['reserving', 'void'] } };
+const HIDDEN_HOLDS: OrderDoc['hold'][] = ['reserving', 'void'];
+const VISIBLE = { hold: { $nin: HIDDEN_HOLDS } };
+const isVisible = (doc: OrderDoc) => !HIDDEN_HOLDS.includes(doc.hold);
 
 export async function listAllOrders(
   page: number,
@@ -216,8 +219,12 @@ function newestFirst(a: OrderDoc, b: OrderDoc): number {
   return ai === bi ? 0 : ai < bi ? 1 : -1;
 }
 
-/** Ids without an order this long after they were chosen are no placement in progress. */
-const STALE_LIST_ENTRY_MS = 10 * 60_000;
+/**
+ * Ids without an order this long after they were chosen are no placement in progress: an
+ * Idempotency-Key retry may place an order under the id its first attempt chose for as long as
+ * the key lives, so an entry is kept a little longer than that.
+ */
+const STALE_LIST_ENTRY_MS = KEY_TTL_MS + 60 * 60_000;
 
 /** The customer's visible orders, newest first, read by `_id` from their list. */
 async function ordersFromList(uid: string): Promise<OrderDoc[]> {
@@ -238,14 +245,16 @@ async function ordersFromList(uid: string): Promise<OrderDoc[]> {
     // Refused, cancelled or never written: nothing will ever be listed under these ids.
     await CustomerOrdersModel.updateOne({ _id: uid }, { $pullAll: { ids: stale } }).catch(() => undefined);
   }
-  return found
-    .filter((d): d is OrderDoc => d !== null && d.uid === uid && d.hold !== 'reserving' && d.hold !== 'void')
-    .sort(newestFirst);
+  return found.filter((d): d is OrderDoc => d !== null && d.uid === uid && isVisible(d)).sort(newestFirst);
 }
 
-/** Records an order id in its customer's list (an exact `_id` upsert). */
-export async function noteCustomerOrder(uid: string, orderId: string): Promise<void> {
-  await CustomerOrdersModel.updateOne({ _id: uid }, { $addToSet: { ids: orderId } }, { upsert: true });
+/** Records order ids in their customer's list (one exact `_id` upsert). */
+export async function noteCustomerOrders(uid: string, orderIds: string[]): Promise<void> {
+  await CustomerOrdersModel.updateOne(
+    { _id: uid },
+    { $addToSet: { ids: { $each: orderIds } } },
+    { upsert: true },
+  );
 }
 
 const CUSTOMER_LISTS = 'customer-order-lists';
@@ -265,13 +274,7 @@ export function customerListsReady(): Promise<void> {
       ids.push(String(o._id));
       byCustomer.set(o.uid, ids);
     }
-    for (const [uid, ids] of byCustomer) {
-      await CustomerOrdersModel.updateOne(
-        { _id: uid },
-        { $addToSet: { ids: { $each: ids } } },
-        { upsert: true },
-      );
-    }
+    for (const [uid, ids] of byCustomer) await noteCustomerOrders(uid, ids);
     await DataChangeModel.updateOne({ _id: CUSTOMER_LISTS }, { doneAt: new Date() }, { upsert: true });
   })().catch((err: unknown) => {
     listsReady = undefined; // try again on the next read
@@ -287,7 +290,7 @@ export async function getOrderFor(
   { adminMaySee = true } = {},
 ): Promise<OrderDoc> {
   const doc = await OrderModel.findById(id).lean<OrderDoc>();
-  if (!doc || doc.hold === 'reserving' || doc.hold === 'void') throw AppError.notFound('Order');
+  if (!doc || !isVisible(doc)) throw AppError.notFound('Order');
   if (doc.uid !== caller.uid && !(adminMaySee && caller.admin)) {
     throw AppError.forbidden('This order belongs to someone else.');
   }

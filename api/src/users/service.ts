@@ -7,7 +7,7 @@ import { getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
 import type { Logger } from '../lib/logger';
 import { signApiToken } from '../lib/tokens';
 import { OrderModel } from '../orders/model';
-import { noteCustomerOrder } from '../orders/service';
+import { noteCustomerOrders } from '../orders/service';
 import { ReviewModel } from '../reviews/model';
 import { UserModel, type UserDoc } from './model';
 
@@ -51,11 +51,20 @@ export async function isAdmin(email: string): Promise<boolean> {
 
 /**
  * Records written before accounts were keyed by uid (ObjectId `_id`, seeded or older) belong to
- * whoever first signs in with that verified-by-Firebase address: the record moves to `_id = uid`
- * and its orders and reviews are stamped with the uid. Insert first, delete second: a crash in
- * between leaves a stale copy that the next exchange removes again.
+ * whoever first signs in with that verified-by-Firebase address: its orders and reviews are
+ * stamped with the uid, then the record moves to `_id = uid`. The claim runs while no record has
+ * that `_id`, so the record moves last: a crash anywhere before leaves the claim to the next
+ * exchange, which repeats every step harmlessly (insert first, delete second).
  */
 async function claimLegacyRecord(uid: string, email: string): Promise<void> {
+  const legacyOrders = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
+  if (legacyOrders.length > 0) {
+    const ids = legacyOrders.map((o) => String(o._id));
+    // Listed first, stamped second: the customer's list may hold an id a little early, never miss one.
+    await noteCustomerOrders(uid, ids);
+    await OrderModel.updateMany({ _id: { $in: ids }, uid: { $exists: false } }, { $set: { uid } });
+  }
+  await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
   const legacy = await UserModel.collection.findOne({ email, _id: { $type: 'objectId' } });
   if (legacy) {
     const { _id: legacyId, ...fields } = legacy;
@@ -63,15 +72,6 @@ async function claimLegacyRecord(uid: string, email: string): Promise<void> {
     if (!exists) await UserModel.collection.insertOne({ ...fields, _id: uid } as never);
     await UserModel.collection.deleteOne({ _id: legacyId });
   }
-  const legacyOrders = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
-  if (legacyOrders.length > 0) {
-    const ids = legacyOrders.map((o) => String(o._id));
-    // Listed first, stamped second: a crash between leaves ids the list skips (their orders have
-    // no uid yet) until the next exchange stamps them.
-    for (const id of ids) await noteCustomerOrder(uid, id);
-    await OrderModel.updateMany({ _id: { $in: ids }, uid: { $exists: false } }, { $set: { uid } });
-  }
-  await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
 }
 
 /**

@@ -95,6 +95,11 @@ export function ToastContainer(props: ToastContainerProps) {
   const [real, setReal] = useState(lib);
   useEffect(() => {
     if (real) return undefined;
+    // The library may have arrived between this render and the effect: the waiters were told then.
+    if (lib) {
+      setReal(lib);
+      return undefined;
+    }
     waiting.add(setReal);
     return () => void waiting.delete(setReal);
   }, [real]);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Order, ShippingStatus } from '@motoparts/contracts';
-import { errorMessage, formatPrice } from '@motoparts/state';
+import { errorMessage, formatCount, formatPrice } from '@motoparts/state';
 import { QueryTable } from '../../../components/query-table';
 import { ADMIN_PAGE_SIZE } from '../../../lib/list-page';
 import { useGetAllOrdersQuery, useSetShippingStatusMutation } from '../api';
@@ -44,7 +44,7 @@ export default function ManageOrder() {
               {order.userName && <div className="dash-muted">{order.user}</div>}
             </td>
             <th scope="row">{order.Parts}</th>
-            <td>{order.qty.toLocaleString('en-US')}</td>
+            <td>{formatCount(order.qty)}</td>
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Order } from '@motoparts/contracts';
-import { errorMessage, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { errorMessage, formatCount, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryTable } from '../../../components/query-table';
 import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api';
@@ -46,7 +46,7 @@ export default function MyOrder() {
         renderRow={(order) => (
           <tr key={order._id} data-order-id={order._id}>
             <th scope="row">{order.Parts}</th>
-            <td>{order.qty.toLocaleString('en-US')}</td>
+            <td>{formatCount(order.qty)}</td>
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (
@@ -79,7 +79,7 @@ export default function MyOrder() {
         >
           <p>{MESSAGES.confirmDelete}</p>
           <p className="dash-muted">
-            {toCancel.qty.toLocaleString('en-US')} × {toCancel.Parts} ({formatPrice(toCancel.price)})
+            {formatCount(toCancel.qty)} × {toCancel.Parts} ({formatPrice(toCancel.price)})
           </p>
         </ConfirmDialog>
       )}

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useReducer } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { MESSAGES } from '@motoparts/contracts';
-import { formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { formatCount, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { LoadError, Loading } from '../../../components/status';
 import { useClaimPaymentMutation, useCreatePaymentIntentQuery, useGetOrderQuery } from '../api';
 import { cardPaymentReducer, initialCardPayment, orderPaymentPhase, pollIntervalFor } from '../payment-state';
@@ -50,7 +50,7 @@ export default function PaymentPage() {
             <dt>Part</dt>
             <dd>{o.Parts}</dd>
             <dt>Quantity</dt>
-            <dd>{o.qty.toLocaleString('en-US')}</dd>
+            <dd>{formatCount(o.qty)}</dd>
             <dt>Price</dt>
             <dd data-testid="payment-price">{formatPrice(o.price)}</dd>
             <dt>Order id</dt>

@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import type { Part, StockChange } from '@motoparts/contracts';
-import { errorMessage } from '@motoparts/state';
+import { errorMessage, formatCount } from '@motoparts/state';
 import { useRestockPartMutation } from '../api';
 import { restockFormSchema, type RestockFormValues } from '../schema';
 
@@ -19,7 +19,7 @@ export function RestockForm({ part }: { part: Part }) {
   const onSubmit = handleSubmit(async ({ quantity }) => {
     try {
       const updated = await restock({ id: part._id, quantity }).unwrap();
-      toast.success(`${part.name}: stock is now ${updated.availableQty.toLocaleString('en-US')}`);
+      toast.success(`${part.name}: stock is now ${formatCount(updated.availableQty)}`);
       reset({ quantity: '' });
     } catch (err) {
       toast.error(errorMessage(err, 'The stock could not be updated. Please try again.'));

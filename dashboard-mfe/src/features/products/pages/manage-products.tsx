@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Part } from '@motoparts/contracts';
-import { assetUrl, errorMessage, formatPrice, useGetPartsQuery } from '@motoparts/state';
+import { assetUrl, errorMessage, formatCount, formatPrice, useGetPartsQuery } from '@motoparts/state';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryTable } from '../../../components/query-table';
 import { useDeletePartMutation } from '../api';
@@ -54,8 +54,8 @@ export default function ManageProducts() {
             </td>
             <th scope="row">{part.name}</th>
             <td>{formatPrice(part.price)}</td>
-            <td>{part.qty.toLocaleString('en-US')}</td>
-            <td data-testid="stock">{part.availableQty.toLocaleString('en-US')}</td>
+            <td>{formatCount(part.qty)}</td>
+            <td data-testid="stock">{formatCount(part.availableQty)}</td>
             <td>
               <RestockForm part={part} />
             </td>
