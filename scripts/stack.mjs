@@ -206,7 +206,13 @@ export async function startStack(p, { quiet = false, build = true, env = process
   const api = run('api', 'node', ['--max-old-space-size=128', path.join(ROOT, 'api', 'dist', 'server.js')], {
     // Development mode on the loopback interface only: this stack runs the auth emulator and
     // stripe-mock, which a production API refuses (api/src/lib/env.ts, productionProblems).
-    env: { ...apiEnv, PORT: String(p.api), HOST: '127.0.0.1', NODE_ENV: env.NODE_ENV ?? 'development' },
+    env: {
+      ...apiEnv,
+      PORT: String(p.api),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      ...(env.LOG_LEVEL ? { LOG_LEVEL: env.LOG_LEVEL } : {}),
+    },
     quiet,
   });
   await waitForPort(p.api, { child: api, timeoutMs: 60_000 }).catch((err) => {

@@ -87,7 +87,9 @@ export function createRoutes({ env, catalogue = catalogueFor(env) }: AppDeps): A
 /** The Koa app with every route; connecting the database is the caller's job (see server.ts). */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { env, logger } = deps;
-  const app = new Koa<AppState>({ proxy: env.NODE_ENV === 'production' });
+  // Only the hops the operator declares are trusted: ctx.ip is then the address the outermost of
+  // them saw, not the leftmost X-Forwarded-For entry, which the client writes.
+  const app = new Koa<AppState>({ proxy: env.TRUST_PROXY_HOPS > 0, maxIpsCount: env.TRUST_PROXY_HOPS });
   app.silent = true; // errors are logged by our own middleware, with the request id
   const { router } = createRoutes(deps);
 

@@ -74,8 +74,8 @@ async function main(): Promise<void> {
   });
 
   // Graceful shutdown: readiness goes 503 and the listener closes (new connections are refused),
-  // in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then the background jobs and the
-  // database stop (bounded again: a stalled database must not keep the process up). A second
+  // in-flight requests finish, then the background jobs and the database stop, all within
+  // SHUTDOWN_TIMEOUT_MS (a stalled database must not keep the process up either). A second
   // signal exits at once.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -93,9 +93,11 @@ async function main(): Promise<void> {
     const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     void closed.then(() => clearInterval(sweep));
+    // One deadline for both phases: a slow drain leaves less time for the database, not more.
+    const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
     const timeout = () =>
       new Promise<'timeout'>((resolve) =>
-        setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref(),
+        setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())).unref(),
       );
     if ((await Promise.race([closed, timeout()])) === 'timeout') {
       logger.warn({ inFlight: lifecycle.inFlight }, 'shutdown timeout: closing the remaining connections');

@@ -28,6 +28,9 @@ export const NO_CONTROL_CHARS = /^[^\x00-\x1f\x7f-\x9f]*$/;
 // eslint-disable-next-line no-control-regex
 export const NO_CONTROL_CHARS_EXCEPT_LINES = /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$/;
 export const CONTROL_CHARS_MESSAGE = 'must not contain control characters';
+/** Text from elsewhere (a Firebase display name) made one clean line: control characters removed. */
+// eslint-disable-next-line no-control-regex
+export const oneCleanLine = (s: string): string => s.replace(/[\x00-\x1f\x7f-\x9f]/g, '').trim();
 /** A one-line string: no control characters at all. */
 const line = () => z.string().regex(NO_CONTROL_CHARS, CONTROL_CHARS_MESSAGE);
 

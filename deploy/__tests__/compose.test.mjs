@@ -25,7 +25,17 @@ const SECRETS = {
   STRIPE_WEBHOOK_SECRET: 'whsec_render',
   CORS_ORIGINS: 'https://www.motoparts.example',
   MOTOPARTS_CONFIG_JSON: './deploy/config.production.example.json',
+  // A path only: `config` does not read the file (`up` bind-mounts it into the API).
+  FIREBASE_SERVICE_ACCOUNT_FILE: '/etc/motoparts/firebase-service-account.json',
 };
+
+/** Where a service's compose secret is mounted: /run/secrets/<target, default the source>. */
+function secretPath(service, source) {
+  const entry = (service.secrets ?? [])
+    .map((s) => (typeof s === 'string' ? { source: s } : s))
+    .find((s) => s.source === source);
+  return entry && `/run/secrets/${entry.target ?? entry.source}`;
+}
 
 /** Runs docker-compose with only PATH and the given variables (nothing leaks from this shell). */
 function compose(args, env) {
@@ -107,6 +117,34 @@ describe('docker-compose.yml (production)', () => {
     });
     assert.notEqual(empty.status, 0);
     assert.match(empty.stderr, /set STRIPE_SECRET_KEY/);
+    // The Firebase service account is a file: without its path nothing starts either.
+    const withoutAccount = { ...SECRETS };
+    delete withoutAccount.FIREBASE_SERVICE_ACCOUNT_FILE;
+    const noAccount = compose(['-f', 'docker-compose.yml', 'config', '-q'], withoutAccount);
+    assert.notEqual(noAccount.status, 0);
+    assert.match(
+      noAccount.stderr,
+      /set FIREBASE_SERVICE_ACCOUNT_FILE \(path of the Firebase Admin service-account JSON\)/,
+    );
+  });
+
+  test('the API gets the Firebase Admin service account as a secret file, found by ADC', () => {
+    // firebase-admin (initializeApp without a credential) reads Firebase accounts with Google
+    // Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS names the key file.
+    const { services, secrets } = production();
+    const [name, secret] =
+      Object.entries(secrets ?? {}).find(([, s]) => s.file === SECRETS.FIREBASE_SERVICE_ACCOUNT_FILE) ?? [];
+    assert.ok(name, 'a top-level secret reads the file FIREBASE_SERVICE_ACCOUNT_FILE names');
+    assert.equal(secret.external, undefined, 'a file secret, not an external (Swarm) one');
+    const mounted = secretPath(services.api, name);
+    assert.ok(mounted, `the API mounts secret ${name}`);
+    assert.equal(services.api.environment.GOOGLE_APPLICATION_CREDENTIALS, mounted);
+    for (const other of ['mongo', ...FRONT_ENDS]) {
+      assert.equal(secretPath(services[other], name), undefined, `${other} does not get the key`);
+    }
+    // Never an environment value or a volume: the key's content stays out of `docker inspect`.
+    const text = JSON.stringify(services);
+    assert.ok(!text.includes(SECRETS.FIREBASE_SERVICE_ACCOUNT_FILE), 'the path is only the secret source');
   });
 
   test('MongoDB with authentication, the API and the four front ends; no stand-in, no seed', () => {
@@ -185,7 +223,8 @@ describe('docker-compose.yml (production)', () => {
     assert.match(frontend, /COPY scripts\/csp\.mjs \/opt\/motoparts\/csp\.mjs/);
     assert.match(frontend, /deploy\/csp\.envsh \/docker-entrypoint\.d\/\d+-csp\.envsh/);
     const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
-    for (const entry of ['**/node_modules', '**/dist', '.git', '.tools', '.data']) {
+    // releases/: scripts/publish-remote.mjs's output, uploaded to the CDN, never built from.
+    for (const entry of ['**/node_modules', '**/dist', '.git', '.tools', '.data', 'releases']) {
       assert.ok(ignore.includes(entry), `.dockerignore leaves out ${entry}`);
     }
   });
@@ -204,6 +243,10 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
     assert.equal(api.depends_on.seed.condition, 'service_completed_successfully');
     assert.equal(api.depends_on['auth-emulator'].condition, 'service_healthy');
     assert.equal(api.depends_on['stripe-mock'].condition, 'service_healthy');
+    // No service account locally: dev.env satisfies the production file's required secret with
+    // /dev/null, and the overlay empties GOOGLE_APPLICATION_CREDENTIALS (the emulator needs none).
+    assert.equal(development().secrets['firebase-service-account'].file, '/dev/null');
+    assert.equal(api.environment.GOOGLE_APPLICATION_CREDENTIALS, '');
 
     const seed = services.seed;
     assert.deepEqual(seed.command, ['node', 'api/dist/seed-cli.js']);

@@ -4,11 +4,11 @@
 // read from the rendered objects. `npm test` builds both tools first (scripts/services.mjs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, '.tools', 'bin');
@@ -71,6 +71,8 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.equal(c.securityContext.allowPrivilegeEscalation, false);
       const env = Object.fromEntries(c.env.map((e) => [e.name, e]));
       assert.equal(env.NODE_ENV.value, 'production');
+      // Behind the Ingress: one trusted hop, so a client cannot pick its rate-limit address.
+      assert.equal(env.TRUST_PROXY_HOPS.value, '1');
       for (const name of SECRET_KEYS) {
         assert.ok(env[name].valueFrom?.secretKeyRef?.name, `${name} comes from a Kubernetes Secret`);
         assert.equal(env[name].value, undefined, `${name} is never a plain value`);
@@ -118,6 +120,102 @@ for (const [variant, args] of Object.entries(variants)) {
     });
   });
 }
+
+/** The API Deployment's pod spec, its container and its env by name. */
+function apiPod(objs) {
+  const deployment = find(objs, 'Deployment', 'shop-motoparts-api');
+  const pod = deployment.spec.template.spec;
+  const [container] = pod.containers;
+  const env = Object.fromEntries(container.env.map((e) => [e.name, e]));
+  return { deployment, pod, container, env };
+}
+
+function assertK8sValid(rendered) {
+  const res = run('k8scheck', [], rendered);
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+  assert.match(res.stdout, / 0 failed$/m);
+}
+
+describe("the API's Firebase Admin credential (Application Default Credentials)", () => {
+  test('production: the service-account Secret is mounted read-only and named by GOOGLE_APPLICATION_CREDENTIALS', () => {
+    const values = parse(readFileSync(PRODUCTION, 'utf8')).api.firebase;
+    assert.ok(values.credentialsSecret, 'values-production.yaml names the Secret');
+    const { pod, container, env } = apiPod(objects(template('-f', PRODUCTION)));
+    const volume = pod.volumes.find((v) => v.secret?.secretName === values.credentialsSecret);
+    assert.ok(volume, `a volume from Secret ${values.credentialsSecret}`);
+    assert.equal(volume.secret.items.length, 1, 'only the key file is projected');
+    const [item] = volume.secret.items;
+    assert.equal(item.key, values.credentialsKey);
+    assert.equal(volume.secret.defaultMode, 0o440, 'read-only for the owner and the pod group, not others');
+    assert.equal(volume.secret.optional, undefined, 'a missing Secret keeps the pod from starting');
+    const mount = container.volumeMounts.find((m) => m.name === volume.name);
+    assert.equal(mount.readOnly, true);
+    assert.equal(mount.subPath, undefined, 'a directory mount: a rotated key reaches the pod');
+    assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS.value, `${mount.mountPath}/${item.path}`);
+  });
+
+  test('default: nothing mounted, no GOOGLE_APPLICATION_CREDENTIALS (workload identity instead)', () => {
+    const { pod, container, env } = apiPod(objects(template()));
+    assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, undefined);
+    assert.deepEqual(
+      pod.volumes.filter((v) => v.secret),
+      [],
+      'no Secret volume',
+    );
+    assert.deepEqual(
+      container.volumeMounts.map((m) => m.mountPath),
+      ['/tmp'],
+    );
+    assert.equal(pod.serviceAccountName, undefined, 'the namespace default unless named');
+    assert.equal(pod.automountServiceAccountToken, false);
+  });
+
+  test('a ServiceAccount for workload identity is rendered when named', () => {
+    const rendered = template('--set', 'api.serviceAccountName=motoparts-api');
+    const { pod, env } = apiPod(objects(rendered));
+    assert.equal(pod.serviceAccountName, 'motoparts-api');
+    assert.equal(env.GOOGLE_APPLICATION_CREDENTIALS, undefined);
+    assertK8sValid(rendered);
+  });
+
+  test('a Secret without a key stops the render', () => {
+    const res = run('helm', [
+      'template',
+      'shop',
+      CHART,
+      '--set',
+      'api.firebase.credentialsSecret=motoparts-firebase',
+      '--set',
+      'api.firebase.credentialsKey=',
+    ]);
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /api\.firebase\.credentialsKey is required/);
+  });
+});
+
+describe('the API with autoscaling off', () => {
+  for (const [variant, args] of Object.entries(variants)) {
+    test(`${variant} values: the Deployment has api.replicas, no HPA, the PDB still lets a drain proceed`, () => {
+      const files = [path.join(CHART, 'values.yaml'), ...(args.length ? [PRODUCTION] : [])];
+      const replicas = files
+        .map((f) => parse(readFileSync(f, 'utf8')).api?.replicas)
+        .filter((r) => r !== undefined)
+        .at(-1);
+      const rendered = template(...args, '--set', 'api.autoscaling.enabled=false');
+      const objs = objects(rendered);
+      const { deployment } = apiPod(objs);
+      assert.equal(deployment.spec.replicas, replicas);
+      assert.equal(
+        objs.find((o) => o.kind === 'HorizontalPodAutoscaler'),
+        undefined,
+        'no HPA',
+      );
+      const pdb = find(objs, 'PodDisruptionBudget', 'shop-motoparts-api');
+      assert.ok(pdb.spec.minAvailable < replicas, 'a node drain can always proceed');
+      assertK8sValid(rendered);
+    });
+  }
+});
 
 describe('per-team release', () => {
   test('one front end upgrades (and rolls back) alone by its image tag', () => {

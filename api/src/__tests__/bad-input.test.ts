@@ -361,6 +361,12 @@ describe('malformed path parameters and queries', () => {
     [`/parts?q=${'x'.repeat(101)}`, 'q'],
     ['/parts?q=a&q=b', 'q'],
     ['/parts?sort[$gt]=', undefined],
+    // Page numbers are capped, so random deep pages cannot each make a new cache entry.
+    ['/parts?page=100001', 'page'],
+    ['/review?page=100001', 'page'],
+    ['/review?limit=101', 'limit'],
+    ['/parts?page=100000', undefined],
+    ['/review?page=100000', undefined],
   ])('GET %s → 400 naming %s (or ignored)', async (path, field) => {
     const res = await call<Err>(t.base, 'GET', path);
     if (field === undefined) expect(res.status).toBe(200);

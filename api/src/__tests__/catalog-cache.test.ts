@@ -267,6 +267,32 @@ describe('in-memory catalogue', () => {
   });
 });
 
+describe('cache keys are canonical', () => {
+  it('one entry per search however it is spelled, and one for every page past the end', async () => {
+    const catalogue = new PartCatalogue({ ttlMs: Infinity });
+    const list = (raw: Record<string, string>) => catalogue.listAnswer(partListQuerySchema.parse(raw));
+    await list({ q: 'brake pad' });
+    const size = catalogue.size;
+    const same = await Promise.all([
+      list({ q: 'Pad   BRAKE' }),
+      list({ q: 'brake pad pad' }),
+      list({ q: 'brake pad' }),
+    ]);
+    expect(catalogue.size).toBe(size);
+    expect(new Set(same.map((a) => a.etag)).size).toBe(1);
+
+    const total = (await list({ limit: '5' })).total;
+    const lastPage = Math.ceil(total / 5);
+    const before = catalogue.size;
+    const deep = [lastPage + 1, lastPage + 7, 999, 100_000].map((page) =>
+      list({ limit: '5', page: String(page) }),
+    );
+    const answers = await Promise.all(deep);
+    expect(answers.every((a) => a.body.toString() === '[]')).toBe(true);
+    expect(catalogue.size).toBe(before + 1);
+  });
+});
+
 describe('one catalogue per app', () => {
   const qtyIn = (entry: { body: Buffer }) => (JSON.parse(entry.body.toString()) as Part).availableQty;
 

@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { Order, Review, User } from '@motoparts/contracts';
 import { firebaseAuth } from '../lib/firebase';
 import { OrderModel } from '../orders/model';
+import { ReviewModel } from '../reviews/model';
 import { UserModel } from '../users/model';
 import { syncUser } from '../users/service';
 import {
@@ -148,12 +149,12 @@ describe('a re-registered email is a new customer', () => {
 });
 
 describe('records from before uid keying', () => {
-  it('are claimed by the first exchange of that email: profile, role and orders move to the uid', async () => {
-    const email = uniqueEmail('legacy');
+  /** An email-keyed record with a profile, the admin role, one order and one review. */
+  async function legacyRecord(email: string): Promise<void> {
     await UserModel.collection.insertOne({
       email,
       name: 'Legacy Rider',
-      role: 'user',
+      role: 'admin',
       location: 'Bergen',
     } as never);
     await OrderModel.collection.insertOne({
@@ -169,17 +170,85 @@ describe('records from before uid keying', () => {
       createdAt: new Date(),
       updatedAt: new Date(),
     } as never);
-    const who = await account(t.base, email);
-    const uid = String(claimsOf(who.idToken).user_id);
-    const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: who.token });
+    await ReviewModel.collection.insertOne({
+      email,
+      name: 'Legacy Rider',
+      img: '/images/reviewers/1.svg',
+      review: `Old review ${Math.random().toString(36).slice(2)}`,
+      rating: 4,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as never);
+  }
+
+  const exchange = (email: string, idToken: string) =>
+    call<{ token: string; admin: boolean }>(t.base, 'PUT', `/user/${encodeURIComponent(email)}`, {
+      headers: { authorization: `Bearer ${idToken}` },
+    });
+
+  it('are claimed by the first exchange of a verified address: profile, role, orders and reviews move to the uid', async () => {
+    const email = uniqueEmail('legacy');
+    await legacyRecord(email);
+    const idToken = await signUp(email);
+    const uid = String(claimsOf(idToken).user_id);
+    await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
+    const res = await exchange(email, idToken);
+    expect(res.status).toBe(200);
+    expect(res.body.admin).toBe(true);
+    const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: res.body.token });
     expect(profile.body).toMatchObject({ _id: uid, location: 'Bergen', name: 'Legacy Rider' });
-    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: who.token });
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: res.body.token });
     expect(orders.body.map((o) => o.Parts)).toEqual(['Old part']);
     expect(await UserModel.countDocuments({ email })).toBe(1);
+    expect(await ReviewModel.countDocuments({ email, uid })).toBe(1);
+  });
+
+  it('an unverified sign-up with that address claims nothing until Firebase has verified it', async () => {
+    const email = uniqueEmail('squatter');
+    await legacyRecord(email);
+    const idToken = await signUp(email);
+    const uid = String(claimsOf(idToken).user_id);
+    const first = await exchange(email, idToken);
+    expect(first.status).toBe(200);
+    expect(first.body.admin).toBe(false);
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: first.body.token });
+    expect(orders.body).toEqual([]);
+    const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: first.body.token });
+    expect(profile.body).toMatchObject({ _id: uid, location: '' });
+    expect(await ReviewModel.countDocuments({ email, uid })).toBe(0);
+    expect(logLines.some((l) => l.includes('left unclaimed') && !l.includes(email))).toBe(true);
+    expect(await UserModel.countDocuments({ email })).toBe(2);
+
+    // Once Firebase has verified the address, the next exchange claims it into the account.
+    await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
+    const second = await exchange(email, idToken);
+    expect(second.status).toBe(200);
+    expect(second.body.admin).toBe(true);
+    const claimed = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: second.body.token });
+    expect(claimed.body.map((o) => o.Parts)).toEqual(['Old part']);
+    const merged = await call<User>(t.base, 'GET', `/user/${email}`, { token: second.body.token });
+    expect(merged.body).toMatchObject({ _id: uid, location: 'Bergen' });
+    expect(await UserModel.countDocuments({ email })).toBe(1);
+    expect(await ReviewModel.countDocuments({ email, uid })).toBe(1);
   });
 });
 
 describe('what the public and the log see', () => {
+  it('a display name holding an address or control characters is not published as typed', async () => {
+    const named = await account(t.base, uniqueEmail('shouty'), 'Bell\u0007 Rider\u001b[2J');
+    const mailed = await account(t.base, uniqueEmail('mailer'), 'write to me@example.com');
+    const post = (who: Account, review: string) =>
+      call<{ review: Review }>(t.base, 'POST', '/review', {
+        token: who.token,
+        body: { img: '/images/reviewers/1.svg', review, rating: 4 },
+      });
+    expect((await post(named, 'Cleaned name.')).body.review.name).toBe('Bell Rider[2J');
+    expect((await post(mailed, 'Address name.')).body.review.name).toBe('MotoParts customer');
+    const list = await call<Review[]>(t.base, 'GET', '/review', {});
+    expect(list.text).not.toContain('@');
+    expect(list.text).not.toMatch(/\\u00(07|1b)/);
+  });
+
   it('public reviews carry the display name, never an email', async () => {
     const email = uniqueEmail('reviewer');
     const who = await account(t.base, email, 'Rita Reviewer');

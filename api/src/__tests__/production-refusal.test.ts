@@ -3,7 +3,9 @@
 // start when the setting is a production one.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadEnv, productionProblems } from '../lib/env';
 
 const API_DIR = path.join(__dirname, '..', '..');
 const SERVER = path.join(API_DIR, 'dist', 'server.js');
@@ -131,4 +133,27 @@ it('development (the local stack) starts with the stand-ins and its generated se
     STRIPE_API_BASE: 'http://127.0.0.1:12111',
   });
   expect(res.stdout).toContain('API listening');
+});
+
+it('every secret value written anywhere in the repository is refused as published', () => {
+  // Tracked files only (what a clone has): any JWT_SECRET or webhook secret given a literal value.
+  const root = path.join(API_DIR, '..');
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f && !f.endsWith('package-lock.json') && !/\.(png|svg|jpe?g|webp|ico|woff2?)$/.test(f));
+  const found = new Set<string>();
+  const patterns = [/JWT_SECRET\s*[:=]\s*['"]?([\w.-]{8,})/g, /\b(whsec_\w+)/g];
+  for (const file of files) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    for (const re of patterns) for (const m of text.matchAll(re)) if (m[1]) found.add(m[1]);
+  }
+  expect(found.size).toBeGreaterThanOrEqual(4);
+  const base = loadEnv({ ...production(), NODE_ENV: 'production' });
+  const accepted = [...found].filter((value) => {
+    const env = value.startsWith('whsec_')
+      ? { ...base, STRIPE_WEBHOOK_SECRET: value }
+      : { ...base, JWT_SECRET: value };
+    return productionProblems(env).length === 0;
+  });
+  expect(accepted).toEqual([]);
 });

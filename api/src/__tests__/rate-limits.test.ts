@@ -113,3 +113,13 @@ it('with the MongoDB store, API processes share one budget per key', async () =>
   ).toBe(1);
   await expect(a.consume('review', `${key}-other`)).resolves.toBeUndefined();
 });
+
+it('without a declared proxy, X-Forwarded-For buys no fresh budget', async () => {
+  // The listing budget of this address is spent by the paging test above.
+  for (let i = 0; i < 5; i++) {
+    const res = await call(t.base, 'GET', `/review?page=${i + 1}`, {
+      headers: { 'x-forwarded-for': `203.0.113.${i}` },
+    });
+    expect(res.status).toBe(429);
+  }
+});

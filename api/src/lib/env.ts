@@ -79,8 +79,17 @@ const envSchema = z.object({
    * it is this old, so another process's request still running is never undone under its feet.
    */
   ORDER_RECOVERY_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-  /** On SIGTERM/SIGINT: how long in-flight requests may take before their connections are cut. */
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /**
+   * On SIGTERM/SIGINT: the whole shutdown (in-flight requests, then the jobs and the database)
+   * ends within this, so the process is gone before a 10 s stop grace period sends SIGKILL.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(120_000).default(8_000),
+  /**
+   * Reverse proxies in front of the API that append to X-Forwarded-For (1 behind one ingress or
+   * load balancer). 0: the header is ignored and the client address is the socket's, because any
+   * client can write the header and would otherwise pick its own per-address rate-limit budget.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -165,6 +174,8 @@ const PUBLISHED_SECRETS = new Set([
   'whsec_motoparts_local',
   'whsec_abc',
   'whsec_not_ours',
+  'render-only-secret-0123456789abcdef0123',
+  'whsec_render',
 ]);
 const MIN_SECRET_LENGTH = 32;
 

@@ -9,6 +9,7 @@ import {
   getPart,
   listParts,
   matcherOf,
+  searchWords,
   sortKeyOf,
   toPart,
   type SortFields,
@@ -95,14 +96,22 @@ export class PartCatalogue extends CatalogCache {
   }
 
   /** GET /parts: the page's body, ETag and total (X-Total-Count). */
-  listAnswer(query: PartListQuery): Promise<CachedJson> {
-    // q last: it is the only free text, so it cannot shift the other fields' positions.
-    const key = `list:${query.page}:${query.limit}:${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${query.q ?? ''}`;
+  async listAnswer(query: PartListQuery): Promise<CachedJson> {
+    // Keyed by what decides the answer: a search is its set of lower-cased words (any order), and
+    // pages past the end are one shared empty page, so spellings of one query and random deep
+    // pages cannot each make a new entry. q last: it is the only free text.
+    const filters = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${searchWords(query.q).sort().join(' ')}`;
+    let page = query.page;
+    if (page > 1) {
+      const { total } = await this.listAnswer({ ...query, page: 1 });
+      page = Math.min(page, Math.max(1, Math.ceil(total / query.limit)) + 1);
+    }
+    const key = `list:${page}:${query.limit}:${filters}`;
     this.expireSnapshot();
     return this.get(key, async () => {
       const { value, readAt } = await this.read(
-        (snap) => this.pageOf(snap, query),
-        () => listParts(query),
+        (snap) => this.pageOf(snap, { ...query, page }),
+        () => listParts({ ...query, page }),
       );
       return {
         value: value.items,

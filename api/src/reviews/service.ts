@@ -1,4 +1,4 @@
-import type { Review, ReviewInput } from '@motoparts/contracts';
+import { oneCleanLine, type Review, type ReviewInput } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
@@ -7,10 +7,19 @@ import { ReviewModel, reviewWrites, type ReviewDoc } from './model';
 /** Shown for an author who has no display name: their email is never published instead. */
 export const ANONYMOUS_REVIEWER = 'MotoParts customer';
 
+/**
+ * The author's name as the public may see it: a display name is whatever its owner typed, so
+ * one that holds an address (or is made of control characters) is not shown.
+ */
+export function publicName(name: string | null | undefined): string {
+  const clean = oneCleanLine(name ?? '');
+  return clean && !/\S@\S/.test(clean) ? clean : ANONYMOUS_REVIEWER;
+}
+
 export function toReview(doc: ReviewDoc): Review {
   return {
     _id: String(doc._id),
-    name: doc.name || ANONYMOUS_REVIEWER,
+    name: publicName(doc.name),
     img: doc.img,
     review: doc.review,
     rating: doc.rating,

@@ -44,10 +44,15 @@ export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void 
     },
   );
 
-  // Sign-out: every API token of the account stops working, not only the one in this browser.
+  // Sign-out: every API token of the account stops working, not only the one in this browser (a
+  // copied token dies with it). Another device's own Firebase session is not revoked: it gets a
+  // new API token through the exchange, as it would at expiry.
   section.delete(
     '/session',
-    { summary: 'Sign out everywhere', ok: { description: 'Signed out.', body: successSchema } },
+    {
+      summary: 'Sign out: end every API token of this account',
+      ok: { description: 'Signed out.', body: successSchema },
+    },
     auth,
     async (ctx) => {
       await users.endSessions(callerOf(ctx.state).uid);

@@ -1,4 +1,4 @@
-import type { ProfileUpdate, TokenResponse, User } from '@motoparts/contracts';
+import { oneCleanLine, type ProfileUpdate, type TokenResponse, type User } from '@motoparts/contracts';
 import type { UserRecord } from 'firebase-admin/auth';
 import type { Caller } from '../http/context';
 import type { Env } from '../lib/env';
@@ -26,9 +26,13 @@ export function toUser(doc: StoredUser): User {
   };
 }
 
-/** The account that holds this email now (an earlier account with the address has let it go). */
+/**
+ * The account that holds this email now (an earlier account with the address has let it go). A
+ * signed-in account wins over an older email-keyed record its owner has not claimed yet.
+ */
 async function byEmail(email: string): Promise<StoredUser | null> {
-  return UserModel.findOne({ email }).lean<StoredUser>();
+  const docs = await UserModel.find({ email }).lean<StoredUser[]>();
+  return docs.find((d) => typeof d._id === 'string') ?? docs[0] ?? null;
 }
 
 /** The signed-in account behind an API token, or null when it no longer exists. */
@@ -51,12 +55,13 @@ export async function isAdmin(email: string): Promise<boolean> {
 
 /**
  * Records written before accounts were keyed by uid (ObjectId `_id`, seeded or older) belong to
- * whoever first signs in with that verified-by-Firebase address: its orders and reviews are
- * stamped with the uid, then the record moves to `_id = uid`. The claim runs while no record has
- * that `_id`, so the record moves last: a crash anywhere before leaves the claim to the next
- * exchange, which repeats every step harmlessly (insert first, delete second).
+ * whoever signs in with that address once Firebase has verified it: its orders and reviews are
+ * stamped with the uid, then the record's fields move to `_id = uid` (filling in only what the
+ * account's own record lacks, if it has one), and the old record goes last. A crash anywhere
+ * before leaves the claim to the next exchange, which repeats every step harmlessly.
  */
 async function claimLegacyRecord(uid: string, email: string): Promise<void> {
+  const legacy = await UserModel.collection.findOne({ email, _id: { $type: 'objectId' } });
   const legacyOrders = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
   if (legacyOrders.length > 0) {
     const ids = legacyOrders.map((o) => String(o._id));
@@ -65,13 +70,20 @@ async function claimLegacyRecord(uid: string, email: string): Promise<void> {
     await OrderModel.updateMany({ _id: { $in: ids }, uid: { $exists: false } }, { $set: { uid } });
   }
   await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
-  const legacy = await UserModel.collection.findOne({ email, _id: { $type: 'objectId' } });
-  if (legacy) {
-    const { _id: legacyId, ...fields } = legacy;
-    const exists = await UserModel.exists({ _id: uid });
-    if (!exists) await UserModel.collection.insertOne({ ...fields, _id: uid } as never);
-    await UserModel.collection.deleteOne({ _id: legacyId });
+  if (!legacy) return;
+  const { _id: legacyId, ...fields } = legacy;
+  const current = await UserModel.findById(uid).lean<StoredUser>();
+  if (!current) {
+    await UserModel.collection.insertOne({ ...fields, _id: uid } as never);
+  } else {
+    const $set: Record<string, unknown> = {};
+    for (const key of ['name', 'education', 'location', 'phone', 'linkedin'] as const) {
+      if (!current[key] && fields[key]) $set[key] = fields[key];
+    }
+    if (fields.role === 'admin') $set.role = 'admin';
+    if (Object.keys($set).length > 0) await UserModel.updateOne({ _id: uid }, { $set });
   }
+  await UserModel.collection.deleteOne({ _id: legacyId });
 }
 
 /**
@@ -97,7 +109,8 @@ export async function syncUser(
   email: string,
 ): Promise<StoredUser> {
   const uid = account.uid;
-  const name = (account.displayName ?? '').trim().slice(0, 120);
+  // Firebase keeps display names as typed; ours are one clean line like every other field.
+  const name = oneCleanLine(account.displayName ?? '').slice(0, 120);
   const listed = env.ADMIN_EMAILS.includes(email);
   let bootstrapAdmin = listed && account.emailVerified;
   if (listed && !account.emailVerified) {
@@ -109,7 +122,15 @@ export async function syncUser(
     }
   }
   await releaseEmail(uid, email);
-  if (!(await UserModel.exists({ _id: uid }))) await claimLegacyRecord(uid, email);
+  // An older record may carry orders, a profile and the admin role: only an owner Firebase has
+  // proven holds the address gets them (an unverified sign-up could be anyone).
+  if (await UserModel.exists({ email, _id: { $type: 'objectId' } })) {
+    if (account.emailVerified) await claimLegacyRecord(uid, email);
+    else log.warn({ uid }, 'older record for this address left unclaimed: email not verified in Firebase');
+  } else if (!(await UserModel.exists({ _id: uid }))) {
+    // Orders and reviews of the email-keyed era whose user record is already gone.
+    if (account.emailVerified) await claimLegacyRecord(uid, email);
+  }
   const doc = await UserModel.findOneAndUpdate(
     { _id: uid },
     {
