@@ -20,6 +20,7 @@ import { partRoutes } from './parts/routes';
 import { paymentRoutes } from './payments/routes';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
+import { userLookupFor, type UserLookup } from './users/lookup';
 import { userRoutes } from './users/routes';
 
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface RouteDeps {
   stripe: Stripe;
   catalogue: PartCatalogue;
   reviewPages: ReviewPages;
+  /** Accounts by email (in memory on the embedded database). */
+  userLookup: UserLookup;
 }
 
 /** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */
@@ -58,6 +61,7 @@ export function createRoutes({ env, catalogue = catalogueFor(env) }: AppDeps): A
     stripe: createStripe(env),
     catalogue,
     reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
+    userLookup: userLookupFor(env),
   };
   healthRoutes(routes);
   partRoutes(routes, deps);

@@ -7,6 +7,7 @@ import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
 import { customerListsReady } from './orders/service';
+import { orderTimeline } from './orders/timeline';
 import { catalogueFor } from './parts/catalogue';
 
 function readEnv(): Env {
@@ -68,6 +69,12 @@ async function main(): Promise<void> {
       await customerListsReady().catch((err: unknown) =>
         logger.warn({ err: (err as Error).message }, 'customer order lists not filled at start'),
       );
+      // And the admin's list of every order, read once now rather than at the first Manage Order.
+      await orderTimeline()
+        .warm()
+        .catch((err: unknown) =>
+          logger.warn({ err: (err as Error).message }, 'order list not read at start'),
+        );
     }
     await jobs?.started;
     lifecycle.warming = false;
@@ -77,6 +84,8 @@ async function main(): Promise<void> {
   // in-flight requests finish, then the background jobs and the database stop, all within
   // SHUTDOWN_TIMEOUT_MS (a stalled database must not keep the process up either). A second
   // signal exits at once.
+  /** How long the listener keeps accepting after the signal (see below). */
+  const LISTEN_GRACE_MS = 300;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -86,15 +95,18 @@ async function main(): Promise<void> {
     stopping = true;
     lifecycle.draining = true;
     logger.warn({ inFlight: lifecycle.inFlight }, `${signal}: draining`);
-    // Stop accepting at once, but give the connections already accepted a moment before idle
-    // ones are closed: http.Server#close would drop them all at once, including sockets accepted
-    // just before the signal whose request has not been read yet (their clients saw a reset).
-    // Keep-alive connections with nothing to do go at the next sweep.
+    // One deadline for both phases: a slow drain leaves less time for the database, not more.
+    const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
+    // Connections the kernel completed just before the signal wait in the listen backlog until
+    // the busy event loop accepts them; closing the listener at once would reset them. So keep
+    // accepting for a moment (readiness is already 503 and every answer says Connection: close),
+    // then stop. Give the connections already accepted a moment too before idle ones are closed:
+    // http.Server#close would drop them all at once, including sockets whose request has not been
+    // read yet. Keep-alive connections with nothing to do go at the next sweep.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LISTEN_GRACE_MS, env.SHUTDOWN_TIMEOUT_MS)));
     const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     void closed.then(() => clearInterval(sweep));
-    // One deadline for both phases: a slow drain leaves less time for the database, not more.
-    const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
     const timeout = () =>
       new Promise<'timeout'>((resolve) =>
         setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())).unref(),

@@ -8,7 +8,7 @@
 // baseline, and the API's peak RSS (VmHWM from /proc).
 //   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=5 BENCH_CONNECTIONS=50)
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,8 @@ import {
   waitForPort,
 } from '../../scripts/services.mjs';
 import {
+  ADMIN_EMAIL,
+  ADMIN_INDEX,
   BENCH_USER,
   SCALE,
   SEARCH_TERMS,
@@ -111,18 +113,19 @@ async function sequentialMs(url, init, n = 3) {
   return (Date.now() - started) / n;
 }
 
-async function measure({ name, pid, warmup = true, ...opts }) {
-  if (warmup) await autocannon({ ...opts, connections, duration: 1 }); // JIT, pool, first cache fills
+async function measure({ name, pid, warmup = true, conns = connections, ...opts }) {
+  if (warmup) await autocannon({ ...opts, connections: conns, duration: 1 }); // JIT, pool, first cache fills
   let peakRss = 0;
   const sampler = pid
     ? setInterval(() => {
         peakRss = Math.max(peakRss, memOf(pid).rss);
       }, 100)
     : undefined;
-  const r = await autocannon({ ...opts, connections, duration: seconds });
+  const r = await autocannon({ ...opts, connections: conns, duration: seconds });
   clearInterval(sampler);
   return {
     name,
+    conns,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -139,9 +142,10 @@ try {
   const seedSeconds = (Date.now() - seedStarted) / 1000;
 
   // Part ids for /parts/:id and POST /order, read before the API starts (no concurrent client).
-  const { mongoose, PartModel } = loadApiModels();
+  const { mongoose, PartModel, OrderModel } = loadApiModels();
   await mongoose.connect(baseEnv.MONGODB_URI, { maxPoolSize: 1 });
   const partIds = (await PartModel.find({}, { _id: 1 }).lean()).map((p) => String(p._id));
+  const orderIds = (await OrderModel.find({}, { _id: 1 }).lean()).map((o) => String(o._id));
   await mongoose.disconnect();
   const pages = Math.ceil(SCALE.parts / 24);
 
@@ -153,6 +157,13 @@ try {
     email: BENCH_USER,
     name: 'Bench Hundred',
     admin: false,
+    epoch: 0,
+  });
+  const adminToken = signApiToken(apiEnv, {
+    uid: uidOf(ADMIN_INDEX),
+    email: ADMIN_EMAIL,
+    name: 'Scale Admin',
+    admin: true,
     epoch: 0,
   });
   const customerTokens = Array.from({ length: CUSTOMERS }, (_, i) =>
@@ -226,6 +237,31 @@ try {
   const pid = api.child.pid;
   // Load the in-memory catalogue (one scan) before measuring, as any first visitor would.
   const firstReadMs = await sequentialMs(`${api.base}/parts`, () => ({}), 1);
+  // The ceiling for these answers: a bare route sending a cached page's exact bytes and headers.
+  const sample = await fetch(`${api.base}/parts?page=2`);
+  const sameBytesFile = path.join(dataDir, 'same-bytes.json');
+  const kept = ['content-type', 'etag', 'cache-control', 'x-total-count', 'link', 'vary'];
+  writeFileSync(
+    sameBytesFile,
+    JSON.stringify({
+      headers: Object.fromEntries(
+        kept.filter((h) => sample.headers.has(h)).map((h) => [h, sample.headers.get(h)]),
+      ),
+      body: Buffer.from(await sample.arrayBuffer()).toString('base64'),
+    }),
+  );
+  const samePort = await freePort();
+  const same = fork(path.join(here, 'hello-server.mjs'), [], {
+    env: { ...process.env, PORT: String(samePort), SAME_BYTES_FILE: sameBytesFile },
+  });
+  children.push(same);
+  await waitForPort(samePort, { child: same });
+  const sameBytes = await measure({
+    name: 'same bytes, bare @koa/router',
+    url: `http://127.0.0.1:${samePort}/same-bytes`,
+  });
+  rows.push(sameBytes);
+  await stop(same);
   rows.push(await measure({ name: 'GET /parts?page (cached)', url: api.base, pid, requests: [pageRequest] }));
   rows.push(await measure({ name: 'GET /parts?q (cached)', url: api.base, pid, requests: [searchRequest] }));
   rows.push(
@@ -244,8 +280,9 @@ try {
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/parts/${pick(partIds)}` }) }],
     }),
   );
-  // The database-bound routes, one request at a time first (no queue), then at full concurrency
-  // without warm-up (a warm-up's queue would swallow the measured window on FerretDB).
+  // The database-bound routes, one request at a time first (no queue), then at the issue's
+  // concurrency (10 connections for POST /order, 20 for the signed-in reads) without warm-up (a
+  // warm-up's queue would swallow the measured window on FerretDB).
   const orderBody = () => ({
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${customerTokens[0]}` },
@@ -253,10 +290,35 @@ try {
   });
   const ordersUrl = `${api.base}/order?user=${encodeURIComponent(BENCH_USER)}`;
   const ordersInit = () => ({ headers: { authorization: `Bearer ${benchUserToken}` } });
+  const asAdmin = { authorization: `Bearer ${adminToken}` };
+  const adminInit = () => ({ headers: asAdmin });
+  const someCustomer = () => customerEmail(1 + Math.floor(Math.random() * (ADMIN_INDEX - 1)));
+  const orderPages = Math.ceil(SCALE.orders / 100);
+  const userPages = Math.ceil(SCALE.users / 100);
+  /** A signed-in read at 20 connections: `path()` makes each request's path. */
+  const readRow = (name, path, headers) => ({
+    name,
+    url: api.base,
+    pid,
+    warmup: false,
+    conns: 20,
+    requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: path() }) }],
+  });
   const sequential = {
     'POST /order': await sequentialMs(`${api.base}/order`, orderBody),
     'GET /parts?page after an order': await sequentialMs(`${api.base}/parts?page=2`, () => ({}), 1),
     'GET /order?user= (100 orders)': await sequentialMs(ordersUrl, ordersInit, 2),
+    'GET /order/:id': await sequentialMs(`${api.base}/order/${pick(orderIds)}`, adminInit),
+    'GET /admin/:email': await sequentialMs(`${api.base}/admin/${someCustomer()}`, adminInit),
+    'GET /user/:email': await sequentialMs(`${api.base}/user/${someCustomer()}`, adminInit),
+    'GET /orders?page=': await sequentialMs(
+      `${api.base}/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
+      adminInit,
+    ),
+    'GET /user?page=': await sequentialMs(
+      `${api.base}/user?page=${1 + Math.floor(Math.random() * userPages)}`,
+      adminInit,
+    ),
   };
   let nextCustomer = 0;
   rows.push(
@@ -265,6 +327,7 @@ try {
       url: api.base,
       pid,
       warmup: false,
+      conns: 10,
       requests: [
         {
           method: 'POST',
@@ -287,17 +350,31 @@ try {
   rows.push(
     await measure({ name: 'GET /parts?page (after orders)', url: api.base, pid, requests: [pageRequest] }),
   );
-  // Last: on FerretDB each request scans the 50,000 orders twice, and the queue it leaves behind
-  // would hold up whatever came next.
-  rows.push(
-    await measure({
-      name: 'GET /order?user= (100 orders)',
-      url: ordersUrl,
-      pid,
-      warmup: false,
-      ...ordersInit(),
-    }),
-  );
+  const authorizedAs = (token) => ({ authorization: `Bearer ${token}` });
+  for (const row of [
+    readRow(
+      'GET /order?user= (100 orders)',
+      () => `/order?user=${encodeURIComponent(BENCH_USER)}`,
+      authorizedAs(benchUserToken),
+    ),
+    readRow('GET /order/:id', () => `/order/${pick(orderIds)}`, asAdmin),
+    readRow('GET /admin/:email', () => `/admin/${someCustomer()}`, asAdmin),
+    readRow('GET /user/:email', () => `/user/${someCustomer()}`, asAdmin),
+    readRow(
+      'GET /orders?page= (random)',
+      () => `/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
+      asAdmin,
+    ),
+    readRow(
+      'GET /user?page= (random)',
+      () => `/user?page=${1 + Math.floor(Math.random() * userPages)}`,
+      asAdmin,
+    ),
+  ]) {
+    rows.push(await measure(row));
+    // Each route starts on an empty queue.
+    await drain(api.base);
+  }
   const hwm = memOf(pid).hwm;
 
   const base = rows[0].rps;
@@ -306,10 +383,12 @@ try {
       `${SCALE.orders.toLocaleString('en')} orders (seeded in ${seedSeconds.toFixed(0)} s); ${connections} connections, ` +
       `${seconds} s per route; ${os.cpus().length} CPUs, node ${process.version}`,
   );
+  console.log('ratio: to the hello route; same: to the bare route sending a cached page’s exact bytes');
   for (const r of rows) {
+    const toSame = r.name.includes('(cached)') ? `  same ${(r.rps / sameBytes.rps).toFixed(2)}` : '';
     console.log(
-      `${r.name.padEnd(32)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ` +
-        `ratio ${(r.rps / base).toFixed(3)}${r.peakRss ? `  rss ≤ ${r.peakRss.toFixed(0)} MB` : ''}` +
+      `${r.name.padEnd(44)} ${String(r.conns).padStart(3)} conns ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ` +
+        `ratio ${(r.rps / base).toFixed(3)}${toSame}${r.peakRss ? `  rss ≤ ${r.peakRss.toFixed(0)} MB` : ''}` +
         `${r.errors ? `  (non-2xx/errors: ${r.errors})` : ''}`,
     );
   }

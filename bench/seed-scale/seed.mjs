@@ -20,6 +20,9 @@ export const customerEmail = (i) => `customer-${String(i).padStart(4, '0')}@moto
 /** Accounts are keyed by their Firebase uid; the scale accounts get made-up ones. */
 export const BENCH_UID = 'scale-bench-100';
 export const customerUid = (i) => `scale-customer-${String(i).padStart(4, '0')}`;
+/** The last account is the shop's admin (Manage Order, All Users), with no orders of its own. */
+export const ADMIN_INDEX = SCALE.users - 1;
+export const ADMIN_EMAIL = 'admin@motoparts-scale.test';
 export const uidOf = (i) => (i === 0 ? BENCH_UID : customerUid(i));
 /** Words that `?q=` searches for in the bench; each matches a few hundred part names. */
 export const SEARCH_TERMS = ['brake', 'chain', 'filter', 'lever', 'sprocket', 'mirror', 'clutch', 'piston'];
@@ -68,15 +71,16 @@ export function loadApiModels() {
 }
 
 async function counts({ PartModel, UserModel, OrderModel }) {
-  const [parts, users, orders, benchUserOrders, gear] = await Promise.all([
+  const [parts, users, orders, benchUserOrders, gear, admins] = await Promise.all([
     PartModel.countDocuments({}),
     UserModel.countDocuments({}),
     OrderModel.countDocuments({}),
     OrderModel.countDocuments({ user: BENCH_USER }),
     // A catalogue seeded before categories existed has none: reload it.
     PartModel.countDocuments({ category: 'gear' }),
+    UserModel.countDocuments({ role: 'admin' }),
   ]);
-  return { parts, users, orders, benchUserOrders, gear };
+  return { parts, users, orders, benchUserOrders, gear, admins };
 }
 
 async function insertInBatches(Model, total, make, { batch = 1000, label, log }) {
@@ -121,6 +125,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       orders: SCALE.orders,
       benchUserOrders: SCALE.benchUserOrders,
       gear: SCALE.parts / 10,
+      admins: 1,
     };
     if (!force && JSON.stringify(have) === JSON.stringify(want)) {
       log(`already seeded (${JSON.stringify(have)}); pass --force to reload`);
@@ -166,9 +171,9 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       SCALE.users,
       (i) => ({
         _id: uidOf(i),
-        email: i === 0 ? BENCH_USER : customerEmail(i),
-        name: i === 0 ? 'Bench Hundred' : `Customer ${i}`,
-        role: 'user',
+        email: i === 0 ? BENCH_USER : i === ADMIN_INDEX ? ADMIN_EMAIL : customerEmail(i),
+        name: i === 0 ? 'Bench Hundred' : i === ADMIN_INDEX ? 'Scale Admin' : `Customer ${i}`,
+        role: i === ADMIN_INDEX ? 'admin' : 'user',
         education: '',
         location: '',
         phone: '',
@@ -184,7 +189,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
       SCALE.orders,
       (i) => {
         // Orders 0..99 belong to the bench user; the rest to customers 1..1999 at random.
-        const customer = i < SCALE.benchUserOrders ? 0 : 1 + Math.floor(rnd() * (SCALE.users - 1));
+        const customer = i < SCALE.benchUserOrders ? 0 : 1 + Math.floor(rnd() * (ADMIN_INDEX - 1));
         const user = customer === 0 ? BENCH_USER : customerEmail(customer);
         const part = parts[Math.floor(rnd() * parts.length)];
         const qty = part.qty + Math.floor(rnd() * 50);

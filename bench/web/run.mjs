@@ -136,6 +136,10 @@ const PAGES = [
   { name: 'dashboard', path: '/dashboard', ready: 'main :is(h1, h2)', session: token },
 ];
 
+// BENCH_PAGES=purchase,dashboard measures only the pages named (by their first word).
+const only = env.BENCH_PAGES?.split(',').map((n) => n.trim());
+const measured = only ? PAGES.filter((p) => only.includes(p.name.split(',')[0])) : PAGES;
+
 const browser = await chromium.launch({
   executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: CHROMIUM_ARGS,
@@ -143,7 +147,7 @@ const browser = await chromium.launch({
 console.log(`web bench: ${BASE}, ${RUNS} cold runs each, medians (TBT = long-task time over 50 ms)`);
 try {
   for (const throttle of THROTTLES) {
-    for (const p of PAGES) {
+    for (const p of measured) {
       const runs = [];
       for (let i = 0; i < RUNS; i += 1) runs.push(await measure(browser, p, throttle));
       const med = (k) => median(runs.map((r) => r[k]));
@@ -156,6 +160,7 @@ try {
       );
     }
     const [home, stripped, htmlOnly] = PAGES;
+    if (!home.lcp || !stripped.lcp || !htmlOnly.lcp) continue; // the home rows were not measured
     console.log(
       `home LCP at cpu ${throttle}×: ${(home.lcp / stripped.lcp).toFixed(2)}× of the app without its first` +
         ` screen, ${(home.lcp / htmlOnly.lcp).toFixed(2)}× of the HTML-only floor`,

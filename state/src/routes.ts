@@ -12,4 +12,10 @@ export interface RemoteRoute {
   module: string;
   /** Only for signed-in visitors: others are sent to /login and brought back afterwards. */
   protected?: boolean;
+  /**
+   * Shared data the page shows first, which the shell requests as soon as the route matches,
+   * while the page's code is still on its way: `part` names the path parameter holding a part id
+   * (GET /parts/:id, and the part's photo). The page reads it from the shared cache as usual.
+   */
+  prefetch?: { part: string };
 }

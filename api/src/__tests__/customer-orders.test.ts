@@ -107,3 +107,48 @@ it('an order placed through the service is listed at once; a cancelled one is no
   expect(res.body).toEqual(fromQuery.items);
   expect(res.headers.get('x-total-count')).toBe(String(fromQuery.total));
 });
+
+it('My Order over HTTP follows every change of the customer’s orders (pages kept per customer on the embedded database)', async () => {
+  const buyer = await account(t.base, uniqueEmail('pages'), 'Paige Pages');
+  const uid = got(await UserModel.findOne({ email: buyer.email }).lean())._id;
+  const part = await insertPart({ availableQty: 100_000 });
+  const path = `/order?user=${encodeURIComponent(buyer.email)}&limit=2`;
+  /** Every page over HTTP equals the uid query's page, twice (the second from the cache, if any). */
+  async function matchesQuery(): Promise<Order[]> {
+    const all: Order[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const expected = await listOrdersOf(uid, page, 2, withLists(false));
+      for (let i = 0; i < 2; i++) {
+        const res = await call<Order[]>(t.base, 'GET', `${path}&page=${page}`, { token: buyer.token });
+        expect({ page, body: res.body, total: res.headers.get('x-total-count') }).toEqual({
+          page,
+          body: expected.items,
+          total: String(expected.total),
+        });
+      }
+      all.push(...expected.items);
+    }
+    return all;
+  }
+  const place = async () =>
+    (await call<Order>(t.base, 'POST', '/order', { token: buyer.token, body: { partsId: part, qty: 100 } }))
+      .body;
+
+  expect(await matchesQuery()).toEqual([]);
+  const first = await place();
+  const second = await place();
+  await place();
+  expect((await matchesQuery()).map((o) => o._id)[1]).toBe(second._id);
+  // Changed in place (shipped), cancelled (gone, the pages after it move up), a new one (first).
+  await OrderModel.updateOne({ _id: first._id }, { $set: { status: 'shipped' } });
+  expect((await matchesQuery()).find((o) => o._id === first._id)?.status).toBe('shipped');
+  expect((await call(t.base, 'DELETE', `/order/${second._id}`, { token: buyer.token })).status).toBe(200);
+  const newest = await place();
+  const after = await matchesQuery();
+  expect(after.map((o) => o._id)).not.toContain(second._id);
+  expect(after[0]?._id).toBe(newest._id);
+  // Another customer's order changes nothing here, and is not listed.
+  const other = await account(t.base, uniqueEmail('pages-other'));
+  await call(t.base, 'POST', '/order', { token: other.token, body: { partsId: part, qty: 100 } });
+  expect(await matchesQuery()).toEqual(after);
+});

@@ -16,6 +16,8 @@ export type WriteListener = (scope: WriteScope) => void;
 /** Subscribes to a collection's writes; the returned function unsubscribes. */
 export interface WriteFeed {
   subscribe(listener: WriteListener): () => void;
+  /** For a write made through the driver (`Model.collection`), which no Mongoose hook sees. */
+  announce(scope: WriteScope): void;
 }
 
 const WRITE_QUERIES: MongooseQueryMiddleware[] = [
@@ -92,5 +94,6 @@ export function writeFeed(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    announce: emit,
   };
 }

@@ -6,7 +6,51 @@ import { settleIntent } from '../payments/service';
 import { KEY_TTL_MS } from './keys';
 import { OrderKeyModel, OrderModel, type OrderDoc } from './model';
 import { orderRules, type OrderRules } from './service';
+import { orderTimeline } from './timeline';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
+
+/** How often the embedded database's expiry pass reads every order anyway (see dueOrders). */
+const FULL_EXPIRY_SCAN_MS = 60 * 60_000;
+let lastFullScan = 0;
+
+/**
+ * Unpaid pending orders placed at or before `cutoff`. MongoDB answers the query from its index.
+ * On the embedded FerretDB the query reads every order (≈ 1.5 s at 50,000, with every other
+ * request queued behind it on the one connection), so there the pass reads only the candidates
+ * the in-memory order list keeps (orders/timeline.ts), by `_id`, and the whole collection only
+ * once an hour: a safety net for an order written behind the API's back, which no hook saw.
+ */
+async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]> {
+  const query = { paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } };
+  const timeline = rules.adminTimeline ? orderTimeline() : undefined;
+  await timeline?.warm(); // read once if the list is not yet (the server reads it at start)
+  const candidates = timeline?.dueCandidates(cutoff);
+  if (!timeline || !candidates || Date.now() - lastFullScan >= FULL_EXPIRY_SCAN_MS) {
+    const due = await OrderModel.find(query).lean<OrderDoc[]>();
+    lastFullScan = Date.now();
+    timeline?.settle([], candidates?.version ?? 0);
+    return due;
+  }
+  const due: OrderDoc[] = [];
+  const notDue: string[] = [];
+  for (let i = 0; i < candidates.ids.length; i += 500) {
+    const batch = candidates.ids.slice(i, i + 500);
+    const docs = await OrderModel.find({ _id: { $in: batch } }).lean<OrderDoc[]>();
+    const byId = new Map(docs.map((d) => [String(d._id), d]));
+    for (const id of batch) {
+      const d = byId.get(id);
+      const isDue =
+        d?.paid === false &&
+        d.status === 'pending' &&
+        !!d.createdAt &&
+        new Date(d.createdAt).getTime() <= cutoff;
+      if (isDue) due.push(d);
+      else notDue.push(id);
+    }
+  }
+  timeline.settle(notDue, candidates.version);
+  return due;
+}
 
 /**
  * Expires unpaid orders whose hold ran out: the open PaymentIntent is cancelled at Stripe first
@@ -18,11 +62,7 @@ export async function expireDue(
   log: Logger,
   now = Date.now(),
 ): Promise<number> {
-  const due = await OrderModel.find({
-    paid: false,
-    status: 'pending',
-    createdAt: { $lte: new Date(now - rules.holdMs) },
-  }).lean<OrderDoc[]>();
+  const due = await dueOrders(rules, now - rules.holdMs);
   let expired = 0;
   for (const order of due) {
     if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;

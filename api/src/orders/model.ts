@@ -52,6 +52,108 @@ orderSchema.index({ createdAt: -1, _id: -1 });
 orderSchema.index({ hold: 1 });
 orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
 
+/** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
+export const HIDDEN_HOLDS: readonly (OrderHold | null | undefined)[] = ['reserving', 'void'];
+export const isListed = (hold: OrderHold | null | undefined) => !HIDDEN_HOLDS.includes(hold);
+
+/**
+ * What a write did to the orders, for what the embedded database's API keeps in memory about
+ * them (the admin's list, orders/timeline.ts; My Order's pages, orders/service.ts): an order saved
+ * (with its customer, time and hold), one order removed, given a hold or changed in place, or
+ * something these hooks cannot narrow down (`unknown`). Richer than lib/write-feed's scopes,
+ * which say only which documents changed: the list needs the new order's time and hold.
+ */
+export type OrderChange =
+  | {
+      kind: 'saved';
+      id: string;
+      uid: string | null | undefined;
+      createdAt: Date | null | undefined;
+      hold: OrderHold | null | undefined;
+      /** Unpaid and pending: what the expiry pass looks for. */
+      open: boolean;
+    }
+  | { kind: 'removed'; id: string }
+  | { kind: 'hold'; id: string; hold: OrderHold }
+  /** Changed in place (status, payment …): where it is listed is unchanged. */
+  | { kind: 'updated'; id: string }
+  | { kind: 'unknown' };
+
+const changeListeners = new Set<(change: OrderChange) => void>();
+export const orderChanges = {
+  subscribe(listener: (change: OrderChange) => void): () => void {
+    changeListeners.add(listener);
+    return () => changeListeners.delete(listener);
+  },
+};
+const announce = (change: OrderChange) => {
+  for (const listener of changeListeners) listener(change);
+};
+
+/** The one order an exact `_id` filter names, if it names one. */
+function exactId(filter: Record<string, unknown>): string | undefined {
+  const id = filter._id;
+  return typeof id === 'string' || (id && typeof id === 'object' && '_bsontype' in id)
+    ? String(id)
+    : undefined;
+}
+
+type SavedOrder = {
+  _id: unknown;
+  uid?: string | null;
+  createdAt?: Date | null;
+  hold?: OrderHold | null;
+  paid?: boolean | null;
+  status?: string | null;
+};
+const saved = (doc: SavedOrder): OrderChange => ({
+  kind: 'saved',
+  id: String(doc._id),
+  uid: doc.uid,
+  createdAt: doc.createdAt,
+  hold: doc.hold,
+  open: doc.paid === false && doc.status === 'pending',
+});
+orderSchema.post('save', (doc: SavedOrder) => announce(saved(doc)));
+orderSchema.post('insertMany', (docs: SavedOrder[]) => docs.forEach((d) => announce(saved(d))));
+// A failed write may still have been applied (a timeout after the server wrote it).
+const failed = (err: Error, _res: unknown, next: (e?: Error) => void) => {
+  announce({ kind: 'unknown' });
+  next(err);
+};
+orderSchema.post('save', { errorHandler: true }, failed);
+orderSchema.post('insertMany', { errorHandler: true }, failed);
+orderSchema.post('bulkWrite', { errorHandler: true }, failed);
+orderSchema.post(
+  ['deleteOne', 'findOneAndDelete', 'deleteMany', 'updateOne', 'findOneAndUpdate', 'updateMany'],
+  { document: false, query: true, errorHandler: true },
+  failed,
+);
+orderSchema.post('bulkWrite', () => announce({ kind: 'unknown' }));
+orderSchema.post(
+  ['deleteOne', 'findOneAndDelete', 'deleteMany'],
+  { document: false, query: true },
+  function (this: { getFilter(): Record<string, unknown> }) {
+    const id = exactId(this.getFilter());
+    announce(id ? { kind: 'removed', id } : { kind: 'unknown' });
+  },
+);
+orderSchema.post(
+  ['updateOne', 'findOneAndUpdate', 'updateMany'],
+  { document: false, query: true },
+  function (this: {
+    getFilter(): Record<string, unknown>;
+    getUpdate(): unknown;
+    getOptions(): { upsert?: boolean };
+  }) {
+    const update = (this.getUpdate() ?? {}) as { $set?: { hold?: OrderHold }; hold?: OrderHold };
+    const hold = update.$set?.hold ?? update.hold;
+    const id = exactId(this.getFilter());
+    if (!id || this.getOptions().upsert) announce({ kind: 'unknown' });
+    else announce(hold === undefined ? { kind: 'updated', id } : { kind: 'hold', id, hold });
+  },
+);
+
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 export const OrderModel = model('Order', orderSchema);
 

@@ -12,6 +12,7 @@ import { adminOnly, assertSelfOrAdmin, callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
+import { sendTaggedJson } from '../http/etag';
 import { AppError } from '../lib/app-error';
 import { setPageHeaders } from '../lib/paging';
 import { settleIntent } from '../payments/service';
@@ -20,10 +21,11 @@ import { withOrderKey, type Answer } from './keys';
 import * as orders from './service';
 import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
-export function orderRoutes(routes: ApiRoutes, { env, limits, stripe }: RouteDeps): void {
+export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup }: RouteDeps): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
   const rules = orders.orderRules(env);
+  const customerPages = rules.customerLists ? new orders.CustomerOrderPages(rules) : undefined;
   const section = routes.section('orders');
 
   section.post(
@@ -101,7 +103,13 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe }: RouteDep
       const { user, page, limit } = ctx.state.input.query;
       assertSelfOrAdmin(caller, user);
       // By account, not by address: orders of an earlier account with this email are not listed.
-      const uid = user === caller.email ? caller.uid : await users.uidOf(user);
+      const uid = user === caller.email ? caller.uid : await users.uidOf(userLookup, user);
+      if (uid && customerPages) {
+        const entry = await customerPages.page(uid, page, limit);
+        setPageHeaders(ctx, entry.total, page, limit);
+        sendTaggedJson(ctx, entry, 'private, no-cache');
+        return;
+      }
       const { items, total } = uid
         ? await orders.listOrdersOf(uid, page, limit, rules)
         : { items: [], total: 0 };

@@ -1,12 +1,22 @@
 import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, type ShippingStatus } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
+import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
 import { KEY_TTL_MS } from './keys';
-import { CustomerOrdersModel, DataChangeModel, OrderModel, type OrderDoc } from './model';
+import { orderTimeline } from './timeline';
+import {
+  CustomerOrdersModel,
+  DataChangeModel,
+  HIDDEN_HOLDS,
+  isListed,
+  OrderModel,
+  orderChanges,
+  type OrderDoc,
+} from './model';
 import {
   claimOpenSlot,
   forgetMarks,
@@ -52,6 +62,8 @@ export interface OrderRules {
    * index, and several API processes may share it, so the plain query stays there.
    */
   customerLists?: boolean;
+  /** Page the admin's list of all orders from the in-memory timeline (orders/timeline.ts), likewise. */
+  adminTimeline?: boolean;
 }
 
 export function orderRules(
@@ -61,6 +73,7 @@ export function orderRules(
     holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000),
     maxOpen: env.MAX_OPEN_ORDERS,
     customerLists: env.MONGODB_EMBEDDED,
+    adminTimeline: env.MONGODB_EMBEDDED,
   };
 }
 
@@ -164,16 +177,18 @@ function refusal(input: OrderInput, part: PartDoc | null): AppError {
   });
 }
 
-/** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
-const HIDDEN_HOLDS: OrderDoc['hold'][] = ['reserving', 'void'];
 const VISIBLE = { hold: { $nin: HIDDEN_HOLDS } };
-const isVisible = (doc: OrderDoc) => !HIDDEN_HOLDS.includes(doc.hold);
+const isVisible = (doc: OrderDoc) => isListed(doc.hold);
 
 export async function listAllOrders(
   page: number,
   limit: number,
   rules: OrderRules,
 ): Promise<{ items: Order[]; total: number }> {
+  if (rules.adminTimeline) {
+    const { docs, total } = await orderTimeline().page(page, limit);
+    return { items: docs.map((d) => toOrder(d, rules)), total };
+  }
   const [docs, total] = await Promise.all([
     OrderModel.find(VISIBLE)
       .sort(NEWEST_FIRST)
@@ -225,6 +240,41 @@ function newestFirst(a: OrderDoc, b: OrderDoc): number {
  * the key lives, so an entry is kept a little longer than that.
  */
 const STALE_LIST_ENTRY_MS = KEY_TTL_MS + 60 * 60_000;
+
+// The cache compares ids lower-cased (two uids differing in case only drop each other's pages).
+const customerTag = (uid: string) => `customer:${uid.toLowerCase()}`;
+
+/**
+ * My Order's pages on the embedded database, serialized once per customer and page: there each
+ * answer costs one read of the customer's list and one `_id: {$in}` read of their orders through
+ * the API's one connection, which twenty customers at once would queue behind each other. An
+ * entry lists the customer's order ids, so the order model's hooks (orders/model.ts) drop it when
+ * one of them changes, when the customer places an order, or on any write they cannot narrow down.
+ * This process is the embedded database's only writer (docs/architecture.md).
+ */
+export class CustomerOrderPages {
+  private readonly cache = new CatalogCache({ ttlMs: Infinity, maxBytes: 8 * 1024 * 1024, maxEntries: 5000 });
+
+  constructor(private readonly rules: OrderRules) {
+    orderChanges.subscribe((change) => {
+      if (change.kind === 'unknown') this.cache.invalidate('all');
+      else if (change.kind === 'saved') {
+        this.cache.invalidate({ ids: change.uid ? [change.id, customerTag(change.uid)] : [change.id] });
+      } else this.cache.invalidate({ ids: [change.id] });
+    });
+  }
+
+  page(uid: string, page: number, limit: number): Promise<CachedJson> {
+    return this.cache.get(`${uid}:${page}:${limit}`, async () => {
+      const docs = await ordersFromList(uid);
+      return {
+        value: docs.slice((page - 1) * limit, page * limit).map((d) => toOrder(d, this.rules)),
+        total: docs.length,
+        ids: [customerTag(uid), ...docs.map((d) => String(d._id))],
+      };
+    });
+  }
+}
 
 /** The customer's visible orders, newest first, read by `_id` from their list. */
 async function ordersFromList(uid: string): Promise<OrderDoc[]> {

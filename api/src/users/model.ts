@@ -1,4 +1,5 @@
 import { Schema, model, type InferSchemaType } from 'mongoose';
+import { writeFeed } from '../lib/write-feed';
 import { ROLES } from '@motoparts/contracts';
 
 /**
@@ -26,7 +27,11 @@ const userSchema = new Schema(
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
-userSchema.index({ email: 1 });
+// Lookups by email, and the admin's list by email (with the `_id` tie-break of a stable page).
+userSchema.index({ email: 1, _id: 1 });
+
+/** Every write to the users, for what is kept in memory about them (users/lookup.ts). */
+export const userWrites = writeFeed(userSchema);
 
 export type UserDoc = InferSchemaType<typeof userSchema>;
 export const UserModel = model('User', userSchema);

@@ -16,7 +16,7 @@ import { setPageHeaders } from '../lib/paging';
 import * as users from './service';
 import { emailParams, updatedProfileSchema, UserSchema } from './validators';
 
-export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void {
+export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: RouteDeps): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
   const section = routes.section('users');
@@ -74,7 +74,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void 
       const { email } = ctx.state.input.params;
       const caller = callerOf(ctx.state);
       assertSelfOrAdmin(caller, email);
-      ctx.body = await users.getUser(caller, email);
+      ctx.body = await users.getUser(userLookup, caller, email);
     },
   );
 
@@ -110,7 +110,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void 
     validate({ query: pageQuerySchema }),
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
-      const { items, total } = await users.listUsers(page, limit);
+      const { items, total } = await users.listUsers(userLookup, page, limit);
       setPageHeaders(ctx, total, page, limit);
       ctx.body = items;
     },
@@ -126,7 +126,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void 
     admin,
     validate({ params: emailParams }),
     async (ctx) => {
-      ctx.body = await users.makeAdmin(ctx.state.input.params.email);
+      ctx.body = await users.makeAdmin(userLookup, ctx.state.input.params.email);
     },
   );
 
@@ -144,7 +144,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits }: RouteDeps): void 
       const { email } = ctx.state.input.params;
       const caller = callerOf(ctx.state);
       assertSelfOrAdmin(caller, email);
-      ctx.body = { admin: email === caller.email ? caller.admin : await users.isAdmin(email) };
+      ctx.body = { admin: email === caller.email ? caller.admin : await users.isAdmin(userLookup, email) };
     },
   );
 }

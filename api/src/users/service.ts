@@ -9,9 +9,8 @@ import { signApiToken } from '../lib/tokens';
 import { OrderModel } from '../orders/model';
 import { noteCustomerOrders } from '../orders/service';
 import { ReviewModel } from '../reviews/model';
-import { UserModel, type UserDoc } from './model';
-
-type StoredUser = UserDoc & { _id: unknown };
+import type { StoredUser, UserLookup } from './lookup';
+import { UserModel, userWrites } from './model';
 
 export function toUser(doc: StoredUser): User {
   return {
@@ -24,15 +23,6 @@ export function toUser(doc: StoredUser): User {
     phone: doc.phone ?? '',
     linkedin: doc.linkedin ?? '',
   };
-}
-
-/**
- * The account that holds this email now (an earlier account with the address has let it go). A
- * signed-in account wins over an older email-keyed record its owner has not claimed yet.
- */
-async function byEmail(email: string): Promise<StoredUser | null> {
-  const docs = await UserModel.find({ email }).lean<StoredUser[]>();
-  return docs.find((d) => typeof d._id === 'string') ?? docs[0] ?? null;
 }
 
 /** The signed-in account behind an API token, or null when it no longer exists. */
@@ -49,8 +39,8 @@ export async function loadCaller(uid: string): Promise<(Caller & { sessionEpoch:
 }
 
 /** Admin status of the account holding this email, from the database (never from a token). */
-export async function isAdmin(email: string): Promise<boolean> {
-  return (await byEmail(email))?.role === 'admin';
+export async function isAdmin(lookup: UserLookup, email: string): Promise<boolean> {
+  return (await lookup.byEmail(email))?.role === 'admin';
 }
 
 /**
@@ -84,6 +74,7 @@ async function claimLegacyRecord(uid: string, email: string): Promise<void> {
     if (Object.keys($set).length > 0) await UserModel.updateOne({ _id: uid }, { $set });
   }
   await UserModel.collection.deleteOne({ _id: legacyId });
+  userWrites.announce('all');
 }
 
 /**
@@ -189,9 +180,11 @@ export async function endSessions(uid: string): Promise<void> {
 }
 
 /** The caller's own record, or (for admins) the record of the account holding `email`. */
-export async function getUser(caller: Caller, email: string): Promise<User> {
+export async function getUser(lookup: UserLookup, caller: Caller, email: string): Promise<User> {
   const doc =
-    caller.email === email ? await UserModel.findById(caller.uid).lean<StoredUser>() : await byEmail(email);
+    caller.email === email
+      ? await UserModel.findById(caller.uid).lean<StoredUser>()
+      : await lookup.byEmail(email);
   if (!doc) throw AppError.notFound('User');
   return toUser(doc);
 }
@@ -208,27 +201,30 @@ export async function updateProfile(uid: string, fields: ProfileUpdate): Promise
 }
 
 /** Current accounts (those holding an email), by email. */
-export async function listUsers(page: number, limit: number): Promise<{ items: User[]; total: number }> {
-  const current = { email: { $exists: true } };
-  const [docs, total] = await Promise.all([
-    UserModel.find(current)
-      .sort({ email: 1 })
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<StoredUser[]>(),
-    UserModel.countDocuments(current),
-  ]);
+export async function listUsers(
+  lookup: UserLookup,
+  page: number,
+  limit: number,
+): Promise<{ items: User[]; total: number }> {
+  const { docs, total } = await lookup.page(page, limit);
   return { items: docs.map(toUser), total };
 }
 
 /** The uid of the account holding this email now, or null. */
-export async function uidOf(email: string): Promise<string | null> {
-  const doc = await byEmail(email);
+export async function uidOf(lookup: UserLookup, email: string): Promise<string | null> {
+  const doc = await lookup.byEmail(email);
   return doc && typeof doc._id === 'string' ? doc._id : null;
 }
 
-export async function makeAdmin(email: string): Promise<{ modifiedCount: number }> {
-  const res = await UserModel.updateOne({ email, role: { $ne: 'admin' } }, { $set: { role: 'admin' } });
-  if (res.matchedCount === 0 && !(await UserModel.exists({ email }))) throw AppError.notFound('User');
+/** Makes the account holding this email an admin (one update by `_id`). */
+export async function makeAdmin(lookup: UserLookup, email: string): Promise<{ modifiedCount: number }> {
+  const doc = await lookup.byEmail(email);
+  if (!doc) throw AppError.notFound('User');
+  const res = await UserModel.collection.updateOne(
+    { _id: doc._id as never, role: { $ne: 'admin' } },
+    { $set: { role: 'admin' } },
+  );
+  // Through the driver (an older record's `_id` is an ObjectId, which the model would cast).
+  if (res.modifiedCount > 0) userWrites.announce({ ids: [String(doc._id)] });
   return { modifiedCount: res.modifiedCount };
 }

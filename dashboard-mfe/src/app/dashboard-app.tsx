@@ -1,7 +1,8 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Link, Route, Routes } from 'react-router-dom';
-import { injectStyles } from '@motoparts/state';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { Link, Route, Routes, useLocation } from 'react-router-dom';
+import { injectStyles, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { Loading } from '../components/status';
+import { usersApi } from '../features/users/api';
 import css from '../styles/dashboard.css';
 import type { DashboardPath } from './access';
 import { DashboardLayout } from './dashboard-layout';
@@ -35,10 +36,24 @@ function DashboardNotFound() {
 }
 
 /**
+ * The landing page (My Profile) shows the account's record: ask for it with the frame, in parallel
+ * with the page's chunk, rather than once that chunk has arrived and rendered.
+ */
+function usePrefetchProfile() {
+  const email = useAppSelector(selectSessionUser)?.email;
+  const prefetch = usersApi.usePrefetch('getProfile');
+  const atIndex = /^\/dashboard\/?$/.test(useLocation().pathname);
+  useEffect(() => {
+    if (atIndex && email) prefetch(email);
+  }, [atIndex, email, prefetch]);
+}
+
+/**
  * Everything under /dashboard/* (docs/product.md). The shell mounts this behind its sign-in guard, so
  * routes here are relative and every visitor is signed in.
  */
 export default function DashboardApp() {
+  usePrefetchProfile();
   return (
     <Suspense fallback={<Loading />}>
       <Routes>

@@ -1,7 +1,14 @@
 import { useEffect, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { ScrollRestoration, selectAuthStatus, useAppSelector } from '@motoparts/state';
+import {
+  assetUrl,
+  catalogApi,
+  ScrollRestoration,
+  selectAuthStatus,
+  useAppDispatch,
+  useAppSelector,
+} from '@motoparts/state';
 import { Footer } from '../components/footer';
 import { NotFound } from '../components/not-found';
 import { TopBar } from '../components/top-bar';
@@ -24,7 +31,31 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/**
+ * Starts the request for the data a page declares (RemoteRoute.prefetch) when its route matches,
+ * in parallel with the remote's code, and fetches the part's photo as soon as the part is known:
+ * on a cold load the page then renders with both already here instead of asking for them after
+ * its chunk has arrived.
+ */
+function usePrefetch(page: PageRoute) {
+  const params = useParams();
+  const dispatch = useAppDispatch();
+  const partId = page.prefetch ? params[page.prefetch.part] : undefined;
+  useEffect(() => {
+    if (!partId) return;
+    const request = dispatch(catalogApi.endpoints.getPart.initiate(partId));
+    request.unwrap().then(
+      (part) => {
+        new Image().src = assetUrl(part.img);
+      },
+      () => undefined, // the page shows the error when it asks
+    );
+    return () => request.unsubscribe();
+  }, [dispatch, partId]);
+}
+
 function Page({ page }: { page: PageRoute }) {
+  usePrefetch(page);
   const view = <RemoteView remote={page.remote} module={page.module} />;
   return <Titled title={page.title}>{page.protected ? <RequireAuth>{view}</RequireAuth> : view}</Titled>;
 }

@@ -9,5 +9,11 @@ export const routes: RemoteRoute[] = [
   { path: '/blogs', title: 'Blogs', module: 'BlogsPage' },
   { path: '/reviews', title: 'Reviews', module: 'ReviewsPage' },
   { path: '/myPortfolio', title: 'My Portfolio', module: 'PortfolioPage' },
-  { path: '/purchase/:id', title: 'Purchase', module: 'PurchasePage', protected: true },
+  {
+    path: '/purchase/:id',
+    title: 'Purchase',
+    module: 'PurchasePage',
+    protected: true,
+    prefetch: { part: 'id' },
+  },
 ];

@@ -1,0 +1,254 @@
+import { Types } from 'mongoose';
+import type { Order, User } from '@motoparts/contracts';
+import { OrderModel } from '../orders/model';
+import { createLogger } from '../lib/logger';
+import { createStripe } from '../lib/stripe';
+import { expireDue } from '../orders/jobs';
+import { listAllOrders, orderRules } from '../orders/service';
+import { OrderTimeline } from '../orders/timeline';
+import { MemoryUserLookup, QueryUserLookup } from '../users/lookup';
+import { UserModel, userWrites } from '../users/model';
+import { cast, uniqueEmail, type Account } from './support/auth';
+import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+
+// On the embedded FerretDB the admin's lists (all orders, all users) and the lookups by email are
+// answered from what is kept in memory plus reads by `_id`. They must answer exactly what the
+// database's queries answer: the same records, order, pages and totals, also after writes.
+
+let t: TestApp;
+let admin: Account;
+const adminEmail = uniqueEmail('listadmin');
+
+beforeAll(async () => {
+  t = await startTestApp('embedded_lists', { ADMIN_EMAILS: adminEmail });
+  ({ admin } = await cast(t.base, adminEmail));
+});
+afterAll(() => t.close());
+
+describe('the admin list of all orders', () => {
+  const base = Date.now() - 3_600_000;
+  /** An order written straight to the database (no hook sees it), as a seed would. */
+  async function insertRaw(fields: Record<string, unknown>): Promise<string> {
+    const _id = new Types.ObjectId();
+    await OrderModel.collection.insertOne({
+      _id,
+      partsId: new Types.ObjectId(),
+      uid: 'someone',
+      user: 'someone@motoparts.test',
+      Parts: 'Raw part',
+      qty: 100,
+      unitPriceCents: 1,
+      priceCents: 100,
+      paid: false,
+      status: 'pending',
+      hold: 'held',
+      ...fields,
+    } as never);
+    return String(_id);
+  }
+  /** Through the model, as the API writes: the hooks see it. */
+  async function create(at: number, fields: Record<string, unknown> = {}): Promise<string> {
+    const doc = await OrderModel.create({
+      partsId: new Types.ObjectId(),
+      uid: 'someone',
+      user: 'someone@motoparts.test',
+      Parts: 'Model part',
+      qty: 100,
+      unitPriceCents: 1,
+      priceCents: 100,
+      paid: false,
+      status: 'pending',
+      hold: 'held',
+      createdAt: new Date(at),
+      ...fields,
+    });
+    return String(doc._id);
+  }
+
+  async function pagesOf(list: (page: number) => Promise<{ ids: string[]; total: number }>) {
+    const pages = [];
+    for (let page = 1; page <= 6; page++) pages.push(await list(page));
+    return pages;
+  }
+  const byQuery = (page: number) =>
+    listAllOrders(page, 7, { ...orderRules(t.env), adminTimeline: false }).then(({ items, total }) => ({
+      ids: items.map((o: Order) => o._id),
+      total,
+    }));
+  const byTimeline = (timeline: OrderTimeline) => (page: number) =>
+    timeline.page(page, 7).then(({ docs, total }) => ({ ids: docs.map((d) => String(d._id)), total }));
+
+  it('pages exactly as the sorted query, before and after every kind of write', async () => {
+    // Ties on createdAt (the larger _id first), no createdAt at all (last), hidden holds.
+    for (let i = 0; i < 20; i++) await insertRaw({ createdAt: new Date(base + (i % 6) * 1000) });
+    await insertRaw({});
+    await insertRaw({ createdAt: new Date(base + 9000), hold: 'void' });
+    await insertRaw({ createdAt: new Date(base + 9000), hold: 'reserving' });
+    const timeline = new OrderTimeline();
+    await timeline.warm();
+    const expected = await pagesOf(byQuery);
+    expect(expected[0]?.total).toBeGreaterThan(20);
+    expect(await pagesOf(byTimeline(timeline))).toEqual(expected);
+
+    // A new order (first), one in the middle, a cancelled one, one given a hidden hold.
+    const newest = await create(Date.now());
+    await create(base + 2500);
+    const cancelled = await create(base + 4500);
+    await OrderModel.deleteOne({ _id: cancelled });
+    const voided = await create(base + 3500);
+    await OrderModel.updateOne({ _id: voided }, { $set: { hold: 'void' } });
+    // A write no hook sees: deleted through the driver. The page that holds it finds it gone.
+    const [victim] = (await byQuery(2)).ids;
+    await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(victim) });
+    // Until its page is read, the total still counts it (the app itself deletes only through
+    // the model); reading that page drops it.
+    await timeline.page(2, 7);
+    const after = await pagesOf(byQuery);
+    expect(after[0]?.ids[0]).toBe(newest);
+    expect(after.flatMap((p) => p.ids)).not.toContain(victim);
+    expect(await pagesOf(byTimeline(timeline))).toEqual(after);
+
+    // A write the hooks cannot narrow down drops the list; the next read makes it again.
+    await OrderModel.updateMany({ status: 'pending', uid: 'nobody' }, { $set: { hold: 'released' } });
+    expect(await pagesOf(byTimeline(timeline))).toEqual(after);
+  });
+
+  it('GET /orders pages as the query does (the route the dashboard calls)', async () => {
+    const expected = await pagesOf(byQuery);
+    const viaApi = await pagesOf(async (page) => {
+      const res = await call<Order[]>(t.base, 'GET', `/orders?page=${page}&limit=7`, { token: admin.token });
+      expect(res.status).toBe(200);
+      return { ids: res.body.map((o) => o._id), total: Number(res.headers.get('x-total-count')) };
+    });
+    expect(viaApi).toEqual(expected);
+  });
+});
+
+describe('the expiry pass on the in-memory list', () => {
+  it('expires exactly the due unpaid pending orders, also one put back to pending, from the candidates', async () => {
+    const rules = { ...orderRules(t.env), adminTimeline: true };
+    const log = createLogger(t.env);
+    const stripe = createStripe(t.env);
+    // The first pass reads every order (and the list); later ones read only the candidates.
+    await expireDue(rules, stripe, log);
+    const partsId = await insertPart({ availableQty: 1_000_000 });
+    const old = Date.now() - rules.holdMs - 60_000;
+    const order = async (at: number, fields: Record<string, unknown> = {}) =>
+      String(
+        (
+          await OrderModel.create({
+            partsId,
+            uid: 'expiry-someone',
+            user: 'expiry@motoparts.test',
+            Parts: 'Expiring part',
+            qty: 100,
+            unitPriceCents: 1,
+            priceCents: 100,
+            paid: false,
+            status: 'pending',
+            hold: 'held',
+            createdAt: new Date(at),
+            ...fields,
+          })
+        )._id,
+      );
+    const due = await order(old);
+    const recent = await order(Date.now());
+    const paid = await order(old, { paid: true, transactionId: 'pi_x' });
+    const reopened = await order(old, { status: 'shipped' });
+    await OrderModel.updateOne({ _id: reopened }, { $set: { status: 'pending' } });
+    const shipped = await order(old);
+    await OrderModel.updateOne({ _id: shipped }, { $set: { paid: true, status: 'shipped' } });
+
+    expect(await expireDue(rules, stripe, log)).toBe(2);
+    const status = async (id: string) => (await OrderModel.findById(id).lean())?.status;
+    expect(await Promise.all([due, recent, paid, reopened, shipped].map(status))).toEqual([
+      'expired',
+      'pending',
+      'pending',
+      'expired',
+      'shipped',
+    ]);
+    // Nothing left due: the next pass expires nothing, as the query would say.
+    expect(await expireDue(rules, stripe, log)).toBe(0);
+    expect(
+      await OrderModel.countDocuments({
+        paid: false,
+        status: 'pending',
+        createdAt: { $lte: new Date(old + 60_000) },
+      }),
+    ).toBe(0);
+  });
+});
+
+describe('accounts by email', () => {
+  const memory = new MemoryUserLookup();
+  const query = new QueryUserLookup();
+
+  async function same(emails: string[]): Promise<void> {
+    for (const email of emails) {
+      const [m, q] = [await memory.byEmail(email), await query.byEmail(email)];
+      expect({ email, id: m && String(m._id) }).toEqual({ email, id: q && String(q._id) });
+    }
+    for (const limit of [3, 100]) {
+      for (let page = 1; page <= 8; page++) {
+        const [m, q] = [await memory.page(page, limit), await query.page(page, limit)];
+        expect({ page, limit, ids: m.docs.map((d) => String(d._id)), total: m.total }).toEqual({
+          page,
+          limit,
+          ids: q.docs.map((d) => String(d._id)),
+          total: q.total,
+        });
+      }
+    }
+  }
+
+  it('finds and pages the same records as the email index, also after writes', async () => {
+    const emails = ['zed', 'amy', 'bob', 'Cal'.toLowerCase(), 'dee'].map(
+      (n) => `${n}-${Date.now()}@lists.test`,
+    );
+    for (const [i, email] of emails.entries()) {
+      await UserModel.create({ _id: `uid-lists-${i}`, email, name: `User ${i}` });
+    }
+    // An older record with an account's address (the account wins), and one that let go of its own.
+    await UserModel.collection.insertOne({ email: emails[1], name: 'Older', role: 'user' } as never);
+    await UserModel.create({ _id: 'uid-lists-gone', formerEmail: emails[2], name: 'Gone' });
+    const probes = [...emails, 'nobody@lists.test', adminEmail];
+    await same(probes);
+
+    // An address moves to another account; a new account; a record written through the driver.
+    await UserModel.updateOne({ _id: 'uid-lists-0' }, { $unset: { email: 1 } });
+    await UserModel.updateOne({ _id: 'uid-lists-3' }, { $set: { email: emails[0] } });
+    await UserModel.create({ _id: 'uid-lists-new', email: `new-${Date.now()}@lists.test` });
+    await UserModel.collection.insertOne({
+      _id: 'uid-lists-raw',
+      email: `raw-${Date.now()}@lists.test`,
+    } as never);
+    userWrites.announce('all');
+    await same(probes);
+  });
+
+  it('GET /user pages and GET /user/:email answer as before for an admin', async () => {
+    const res = await call<User[]>(t.base, 'GET', '/user?page=1&limit=100', { token: admin.token });
+    expect(res.status).toBe(200);
+    const expected = await query.page(1, 100);
+    expect(res.body.map((u) => u._id)).toEqual(expected.docs.map((d) => String(d._id)));
+    expect(Number(res.headers.get('x-total-count'))).toBe(expected.total);
+    // Make Admin shows in the next read of the list (pages read before it are not reused).
+    const customer = res.body.find((u) => u.role === 'user' && u.email.startsWith('customer-'));
+    if (!customer) throw new Error('no customer in the list');
+    const made = await call(t.base, 'PUT', `/user/admin/${encodeURIComponent(customer.email)}`, {
+      token: admin.token,
+    });
+    expect(made.status).toBe(200);
+    const again = await call<User[]>(t.base, 'GET', '/user?page=1&limit=100', { token: admin.token });
+    expect(again.body.find((u) => u._id === customer._id)?.role).toBe('admin');
+    for (const u of res.body) {
+      const one = await call<User>(t.base, 'GET', `/user/${encodeURIComponent(u.email)}`, {
+        token: admin.token,
+      });
+      // The account holding the address (before an older record with the same one).
+      expect(one.body._id).toBe(String((await query.byEmail(u.email))?._id));
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import type { Env } from '../lib/env';
+import { UserModel, userWrites, type UserDoc } from './model';
+
+export type StoredUser = UserDoc & { _id: unknown };
+
+/**
+ * Finding accounts by email, and listing them by email: the two reads that are not by `_id`.
+ * MongoDB answers both from the `email` index. On the embedded FerretDB either one reads and
+ * decodes every user record through the API's one connection, so there the lookup keeps who holds
+ * which email in memory and reads the records themselves by `_id`.
+ */
+export interface UserLookup {
+  /** The record holding this email now: a uid-keyed account before an older unclaimed record. */
+  byEmail(email: string): Promise<StoredUser | null>;
+  /** One page of the records holding an email, by email, and how many there are. */
+  page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }>;
+}
+
+const HOLDS_EMAIL = { email: { $exists: true } };
+
+/** An account (string uid) before an older record keyed by ObjectId, for one email. */
+const accountFirst = (docs: StoredUser[]) => docs.find((d) => typeof d._id === 'string') ?? docs[0] ?? null;
+
+/** The database's indexes answer: MongoDB, or several API processes sharing one database. */
+export class QueryUserLookup implements UserLookup {
+  async byEmail(email: string): Promise<StoredUser | null> {
+    return accountFirst(await UserModel.find({ email }).lean<StoredUser[]>());
+  }
+
+  async page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }> {
+    const [docs, total] = await Promise.all([
+      UserModel.find(HOLDS_EMAIL)
+        .sort({ email: 1, _id: 1 })
+        .skip((page - 1) * limit)
+        .limit(limit)
+        .lean<StoredUser[]>(),
+      UserModel.countDocuments(HOLDS_EMAIL),
+    ]);
+    return { docs, total };
+  }
+}
+
+interface Entry {
+  email: string;
+  /** A uid, or the ObjectId of a record from before uid keying. */
+  id: unknown;
+}
+
+/** Mongo's order for `{email: 1, _id: 1}` over the values these records hold. */
+function compareEntries(a: Entry, b: Entry): number {
+  if (a.email !== b.email) return a.email < b.email ? -1 : 1;
+  // Strings sort before ObjectIds in BSON order; among one type, by their text.
+  const [at, bt] = [typeof a.id === 'string', typeof b.id === 'string'];
+  if (at !== bt) return at ? -1 : 1;
+  const [as, bs] = [String(a.id), String(b.id)];
+  return as === bs ? 0 : as < bs ? -1 : 1;
+}
+
+/**
+ * The embedded database's lookup: the (email, `_id`) pairs of every record that holds an email,
+ * sorted as the query sorts them, read in one pass when first needed and again after any write to
+ * the users (this process is the embedded database's only writer, docs/architecture.md). A
+ * lookup or a page is then one `_id` read, which FerretDB answers from its `_id` index.
+ */
+export class MemoryUserLookup implements UserLookup {
+  private entries: Entry[] | null = null;
+  /** Bumped by every write: a pass that a write overtook is used once, never kept. */
+  private version = 0;
+
+  /** Pages read since the last write, so admins paging an unchanged list read nothing again. */
+  private pages = new Map<string, { docs: StoredUser[]; total: number }>();
+
+  constructor() {
+    userWrites.subscribe(() => {
+      this.entries = null;
+      this.pages.clear();
+      this.version++;
+    });
+  }
+
+  private async sorted(): Promise<Entry[]> {
+    if (this.entries) return this.entries;
+    const version = this.version;
+    const docs = await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
+    const entries = docs.map((d) => ({ email: String(d.email), id: d._id as unknown })).sort(compareEntries);
+    if (version === this.version) this.entries = entries;
+    return entries;
+  }
+
+  /** The records with these `_id`s, in that order (one read; no casting, older ids are ObjectIds). */
+  private async read(ids: unknown[]): Promise<StoredUser[]> {
+    if (ids.length === 0) return [];
+    const docs = (await UserModel.collection
+      .find({ _id: { $in: ids as never[] } })
+      .toArray()) as unknown as StoredUser[];
+    const byId = new Map(docs.map((d) => [String(d._id), d]));
+    return ids.map((id) => byId.get(String(id))).filter((d): d is StoredUser => d !== undefined);
+  }
+
+  async byEmail(email: string): Promise<StoredUser | null> {
+    const entries = await this.sorted();
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((entries[mid] as Entry).email < email) lo = mid + 1;
+      else hi = mid;
+    }
+    const ids: unknown[] = [];
+    for (let i = lo; i < entries.length && (entries[i] as Entry).email === email; i++) {
+      ids.push((entries[i] as Entry).id);
+    }
+    // Checked against the records: a write between the pass and this read changes the answer.
+    return accountFirst((await this.read(ids)).filter((d) => d.email === email));
+  }
+
+  async page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }> {
+    const key = `${page}:${limit}`;
+    const kept = this.pages.get(key);
+    if (kept) return kept;
+    const version = this.version;
+    const entries = await this.sorted();
+    const slice = entries.slice((page - 1) * limit, page * limit);
+    const answer = { docs: await this.read(slice.map((e) => e.id)), total: entries.length };
+    if (version === this.version) {
+      if (this.pages.size >= 50) this.pages.clear();
+      this.pages.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+export function userLookupFor(env: Pick<Env, 'MONGODB_EMBEDDED'>): UserLookup {
+  return env.MONGODB_EMBEDDED ? new MemoryUserLookup() : new QueryUserLookup();
+}
