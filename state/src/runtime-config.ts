@@ -38,11 +38,28 @@ export function getConfig(): RuntimeConfig {
   return current;
 }
 
-/** Loads `/config.json` relative to the page (no-cache on the server side too). */
-export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
+/**
+ * The name under which the shell's inline first-screen script leaves its request for
+ * `/config.json`, started before any bundle (shell/src/first-screen/first-screen.tsx).
+ */
+export const EARLY_CONFIG_KEY = '__motopartsConfig' as const;
+
+async function fetchConfig(url: string): Promise<RuntimeConfig> {
   const res = await fetch(url, { cache: 'no-cache' });
   if (!res.ok) throw new Error(`Could not load ${url}: HTTP ${res.status}`);
-  const config = (await res.json()) as RuntimeConfig;
+  return (await res.json()) as RuntimeConfig;
+}
+
+/**
+ * Loads `/config.json` relative to the page (no-cache on the server side too), taking over the
+ * request the page's inline script already started, if it did (and asking again if that failed).
+ */
+export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
+  const holder = globalThis as { __motopartsConfig?: Promise<RuntimeConfig> };
+  const early = url === '/config.json' ? holder.__motopartsConfig : undefined;
+  // Taken once: a later load (none today) asks the server again.
+  holder.__motopartsConfig = undefined;
+  const config = (early && (await early.catch(() => undefined))) || (await fetchConfig(url));
   setConfig(config);
   return config;
 }

@@ -25,46 +25,34 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The fields of an unpaid, pending order (a test's own additions go over them). */
+const anOrder = (fields: Record<string, unknown>) => ({
+  partsId: new Types.ObjectId(),
+  uid: 'someone',
+  user: 'someone@motoparts.test',
+  Parts: 'A part',
+  qty: 100,
+  unitPriceCents: 1,
+  priceCents: 100,
+  paid: false,
+  status: 'pending',
+  hold: 'held',
+  ...fields,
+});
+
+/** An order written through the model, as the API writes it (the hooks see it). */
+async function createOrder(at: number, fields: Record<string, unknown> = {}): Promise<string> {
+  return String((await OrderModel.create(anOrder({ createdAt: new Date(at), ...fields })))._id);
+}
+
 describe('the admin list of all orders', () => {
   const base = Date.now() - 3_600_000;
   /** An order written straight to the database (no hook sees it), as a seed would. */
   async function insertRaw(fields: Record<string, unknown>): Promise<string> {
     const _id = new Types.ObjectId();
-    await OrderModel.collection.insertOne({
-      _id,
-      partsId: new Types.ObjectId(),
-      uid: 'someone',
-      user: 'someone@motoparts.test',
-      Parts: 'Raw part',
-      qty: 100,
-      unitPriceCents: 1,
-      priceCents: 100,
-      paid: false,
-      status: 'pending',
-      hold: 'held',
-      ...fields,
-    } as never);
+    await OrderModel.collection.insertOne(anOrder({ _id, ...fields }) as never);
     return String(_id);
   }
-  /** Through the model, as the API writes: the hooks see it. */
-  async function create(at: number, fields: Record<string, unknown> = {}): Promise<string> {
-    const doc = await OrderModel.create({
-      partsId: new Types.ObjectId(),
-      uid: 'someone',
-      user: 'someone@motoparts.test',
-      Parts: 'Model part',
-      qty: 100,
-      unitPriceCents: 1,
-      priceCents: 100,
-      paid: false,
-      status: 'pending',
-      hold: 'held',
-      createdAt: new Date(at),
-      ...fields,
-    });
-    return String(doc._id);
-  }
-
   async function pagesOf(list: (page: number) => Promise<{ ids: string[]; total: number }>) {
     const pages = [];
     for (let page = 1; page <= 6; page++) pages.push(await list(page));
@@ -91,11 +79,11 @@ describe('the admin list of all orders', () => {
     expect(await pagesOf(byTimeline(timeline))).toEqual(expected);
 
     // A new order (first), one in the middle, a cancelled one, one given a hidden hold.
-    const newest = await create(Date.now());
-    await create(base + 2500);
-    const cancelled = await create(base + 4500);
+    const newest = await createOrder(Date.now());
+    await createOrder(base + 2500);
+    const cancelled = await createOrder(base + 4500);
     await OrderModel.deleteOne({ _id: cancelled });
-    const voided = await create(base + 3500);
+    const voided = await createOrder(base + 3500);
     await OrderModel.updateOne({ _id: voided }, { $set: { hold: 'void' } });
     // A write no hook sees: deleted through the driver. The page that holds it finds it gone.
     const [victim] = (await byQuery(2)).ids;
@@ -133,25 +121,8 @@ describe('the expiry pass on the in-memory list', () => {
     await expireDue(rules, stripe, log);
     const partsId = await insertPart({ availableQty: 1_000_000 });
     const old = Date.now() - rules.holdMs - 60_000;
-    const order = async (at: number, fields: Record<string, unknown> = {}) =>
-      String(
-        (
-          await OrderModel.create({
-            partsId,
-            uid: 'expiry-someone',
-            user: 'expiry@motoparts.test',
-            Parts: 'Expiring part',
-            qty: 100,
-            unitPriceCents: 1,
-            priceCents: 100,
-            paid: false,
-            status: 'pending',
-            hold: 'held',
-            createdAt: new Date(at),
-            ...fields,
-          })
-        )._id,
-      );
+    const order = (at: number, fields: Record<string, unknown> = {}) =>
+      createOrder(at, { partsId, ...fields });
     const due = await order(old);
     const recent = await order(Date.now());
     const paid = await order(old, { paid: true, transactionId: 'pi_x' });
