@@ -68,6 +68,17 @@ describe('GET /parts', () => {
     );
   });
 
+  it('links keep the other parameters, re-encoded, and add page where it was absent', async () => {
+    const res = await call<Part[]>(t.base, 'GET', '/parts?q=Brake%20pad&limit=1');
+    const total = Number(res.headers.get('x-total-count'));
+    const link = res.headers.get('link') ?? '';
+    expect(link.split(', ')[0]).toBe('</parts?q=Brake+pad&limit=1&page=1>; rel="first"');
+    if (total > 1) expect(link).toContain('</parts?q=Brake+pad&limit=1&page=2>; rel="next"');
+    // The same query again (its parse is reused) answers the same.
+    const again = await call<Part[]>(t.base, 'GET', '/parts?q=Brake%20pad&limit=1');
+    expect([again.body, again.headers.get('link')]).toEqual([res.body, link]);
+  });
+
   it('caps ?limit at 100 (400 beyond)', async () => {
     expect((await call(t.base, 'GET', '/parts?limit=100')).status).toBe(200);
     const res = await call<{ error: { code: string } }>(t.base, 'GET', '/parts?limit=101');

@@ -97,6 +97,12 @@ export class CatalogCache {
     return this.bytes;
   }
 
+  /** Whether `key` has an answer that may still be served (a hit for `get`). */
+  protected has(key: string): boolean {
+    const hit = this.entries.get(key);
+    return !!hit && this.opts.now() - hit.readAt < this.opts.ttlMs;
+  }
+
   /** The cached answer for `key`, loading (once, however many callers wait) on a miss. */
   async get(key: string, load: () => Promise<Loaded>): Promise<CachedJson> {
     const { ttlMs, now } = this.opts;

@@ -101,13 +101,15 @@ export class PartCatalogue extends CatalogCache {
     // pages past the end are one shared empty page, so spellings of one query and random deep
     // pages cannot each make a new entry. q last: it is the only free text.
     const filters = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${searchWords(query.q).sort().join(' ')}`;
+    this.expireSnapshot();
     let page = query.page;
-    if (page > 1) {
+    let key = `list:${page}:${query.limit}:${filters}`;
+    // A page kept under its own number is one in range; any other asks page 1 for the total.
+    if (page > 1 && !this.has(key)) {
       const { total } = await this.listAnswer({ ...query, page: 1 });
       page = Math.min(page, Math.max(1, Math.ceil(total / query.limit)) + 1);
+      key = `list:${page}:${query.limit}:${filters}`;
     }
-    const key = `list:${page}:${query.limit}:${filters}`;
-    this.expireSnapshot();
     return this.get(key, async () => {
       const { value, readAt } = await this.read(
         (snap) => this.pageOf(snap, { ...query, page }),
