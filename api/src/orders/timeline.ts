@@ -29,9 +29,11 @@ export class OrderTimeline {
   private open = new Set<string>();
   /** Orders changed since the expiry pass last read them: id → the version of the change. */
   private touched = new Map<string, number>();
-  /** Bumped by every change: a pass that a write overtook is used once, never kept. */
+  /** Bumped by every change (the expiry pass's reads are stamped with it). */
   private version = 0;
   private loading: Promise<Entry[]> | undefined;
+  /** Changes that arrive while the list is being read, replayed on it once read. */
+  private duringLoad: OrderChange[] | null = null;
   /**
    * Pages read since the last change, so admins paging an unchanged list read nothing again. A
    * change in place (status, payment) drops only the pages holding that order; any other, all.
@@ -55,6 +57,7 @@ export class OrderTimeline {
         if (page.docs.some((d) => String(d._id) === change.id)) this.pages.delete(key);
       }
     } else this.pages.clear();
+    this.duringLoad?.push(change);
     if (!this.entries) return;
     switch (change.kind) {
       case 'unknown':
@@ -134,22 +137,31 @@ export class OrderTimeline {
   private sorted(): Promise<Entry[]> {
     if (this.entries) return Promise.resolve(this.entries);
     this.loading ??= (async () => {
-      const version = this.version;
-      const docs = await OrderModel.find({}, { createdAt: 1, hold: 1, paid: 1, status: 1 }).lean<
-        Pick<OrderDoc, '_id' | 'createdAt' | 'hold' | 'paid' | 'status'>[]
-      >();
+      this.duringLoad = [];
+      let docs: Pick<OrderDoc, '_id' | 'createdAt' | 'hold' | 'paid' | 'status'>[];
+      try {
+        docs = await OrderModel.find({}, { createdAt: 1, hold: 1, paid: 1, status: 1 }).lean();
+      } catch (err) {
+        this.duringLoad = null;
+        throw err;
+      }
       const listed = docs.filter((d) => isListed(d.hold));
       const entries = listed
         .map((d) => ({ t: timeOf(d.createdAt), id: String(d._id) }))
         .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-      if (version === this.version) {
-        this.entries = entries;
-        this.times = new Map(entries.map((e) => [e.id, e.t]));
-        this.open = new Set(
-          listed.filter((d) => d.paid === false && d.status === 'pending').map((d) => String(d._id)),
-        );
-      }
-      return entries;
+      // Writes during the pass are replayed on what it read (each change says what it did, and
+      // applying one the pass already saw changes nothing), so a busy shop still gets its list;
+      // only a change the hooks could not narrow down leaves it to the next read.
+      const changes = this.duringLoad;
+      this.duringLoad = null;
+      if (changes.some((c) => c.kind === 'unknown')) return entries;
+      this.entries = entries;
+      this.times = new Map(entries.map((e) => [e.id, e.t]));
+      this.open = new Set(
+        listed.filter((d) => d.paid === false && d.status === 'pending').map((d) => String(d._id)),
+      );
+      for (const change of changes) this.apply(change);
+      return this.entries;
     })().finally(() => (this.loading = undefined));
     return this.loading;
   }
