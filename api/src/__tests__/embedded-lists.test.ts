@@ -117,7 +117,7 @@ describe('the expiry pass on the in-memory list', () => {
     const rules = { ...orderRules(t.env), adminTimeline: true };
     const log = createLogger(t.env);
     const stripe = createStripe(t.env);
-    // The first pass reads every order (and the list); later ones read only the candidates.
+    // The first pass reads the list (every order once); later ones read only the candidates.
     await expireDue(rules, stripe, log);
     const partsId = await insertPart({ availableQty: 1_000_000 });
     const old = Date.now() - rules.holdMs - 60_000;

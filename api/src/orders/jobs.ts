@@ -25,7 +25,10 @@ async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]>
   const timeline = rules.adminTimeline ? orderTimeline() : undefined;
   await timeline?.warm(); // read once if the list is not yet (the server reads it at start)
   const candidates = timeline?.dueCandidates(cutoff);
-  if (!timeline || !candidates || Date.now() - lastFullScan >= FULL_EXPIRY_SCAN_MS) {
+  // A list read from the whole collection is as good as a full scan (at start the server has
+  // just read it, so the first pass does not read every order a second time).
+  const fullReadAt = Math.max(lastFullScan, timeline?.loadedAt ?? 0);
+  if (!timeline || !candidates || Date.now() - fullReadAt >= FULL_EXPIRY_SCAN_MS) {
     const due = await OrderModel.find(query).lean<OrderDoc[]>();
     lastFullScan = Date.now();
     timeline?.settle([], candidates?.version ?? 0);

@@ -32,6 +32,8 @@ export class OrderTimeline {
   /** Bumped by every change (the expiry pass's reads are stamped with it). */
   private version = 0;
   private loading: Promise<Entry[]> | undefined;
+  /** When the list was last read from the whole collection (ms; 0 while not read). */
+  loadedAt = 0;
   /** Changes that arrive while the list is being read, replayed on it once read. */
   private duringLoad: OrderChange[] | null = null;
   /**
@@ -156,6 +158,7 @@ export class OrderTimeline {
       this.duringLoad = null;
       if (changes.some((c) => c.kind === 'unknown')) return entries;
       this.entries = entries;
+      this.loadedAt = Date.now();
       this.times = new Map(entries.map((e) => [e.id, e.t]));
       this.open = new Set(
         listed.filter((d) => d.paid === false && d.status === 'pending').map((d) => String(d._id)),

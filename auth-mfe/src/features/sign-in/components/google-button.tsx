@@ -1,5 +1,5 @@
 /** Google's "G" mark beside the label; the text alone names the button for assistive tech. */
-export function GoogleButton({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
+function GoogleButton({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
   return (
     <button type="button" className="btn btn-outline google-button" onClick={onClick} disabled={disabled}>
       <svg viewBox="0 0 48 48" width="20" height="20" aria-hidden="true" focusable="false">
@@ -22,5 +22,17 @@ export function GoogleButton({ onClick, disabled }: { onClick: () => void; disab
       </svg>
       Continue with Google
     </button>
+  );
+}
+
+/** How both sign-in screens end: an "or" under the form, then the Google button. */
+export function OrGoogle({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
+  return (
+    <>
+      <p className="auth-divider">
+        <span>or</span>
+      </p>
+      <GoogleButton disabled={disabled} onClick={onClick} />
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { loginFormSchema, type LoginFormValues } from '../schema';
 import { signInWithGoogle, signInWithPassword } from '../sign-in';
 import { useAuthAction } from '../use-auth-action';
 import { AuthStatus } from './auth-status';
-import { GoogleButton } from './google-button';
+import { OrGoogle } from './google-button';
 import { TextField } from './text-field';
 
 ensureAuthStyles();
@@ -52,10 +52,7 @@ export function LoginForm() {
           Login
         </button>
       </form>
-      <p className="auth-divider">
-        <span>or</span>
-      </p>
-      <GoogleButton disabled={busy} onClick={() => void run(signInWithGoogle)} />
+      <OrGoogle disabled={busy} onClick={() => void run(signInWithGoogle)} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Link, Navigate, useLocation } from 'react-router-dom';
 import { selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { ensureAuthStyles } from '../../../styles';
 import { AuthStatus } from '../components/auth-status';
-import { GoogleButton } from '../components/google-button';
+import { OrGoogle } from '../components/google-button';
 import { TextField } from '../components/text-field';
 import { signupFormSchema, type SignupFormValues } from '../schema';
 import { signInWithGoogle, signUpWithPassword } from '../sign-in';
@@ -70,10 +70,7 @@ export default function SignupPage() {
             Sign Up
           </button>
         </form>
-        <p className="auth-divider">
-          <span>or</span>
-        </p>
-        <GoogleButton disabled={busy} onClick={() => void run(signInWithGoogle)} />
+        <OrGoogle disabled={busy} onClick={() => void run(signInWithGoogle)} />
         <p className="auth-switch">
           Already have an account?{' '}
           <Link to="/login" state={location.state}>
