@@ -192,9 +192,10 @@ export async function startFerret({ port, dataDir = path.join(DATA_DIR, 'db'), q
 }
 
 export async function startStripeMock({ port, quiet = true }) {
-  const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), ['-http-addr', `127.0.0.1:${port}`], {
-    quiet,
-  });
+  // It also serves HTTPS, by default on :12112 of every interface, which a second stack (npm start
+  // beside npm test) could not open: we use only HTTP, so that one goes to any free local port.
+  const args = ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:'];
+  const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), args, { quiet });
   await waitForPort(port, { child });
   return child;
 }

@@ -31,6 +31,8 @@ export interface AppDeps {
    * ready; without it the app makes its own. Never shared between apps.
    */
   catalogue?: PartCatalogue;
+  /** Accounts by email; likewise passed by the server, which warms it before reporting ready. */
+  userLookup?: UserLookup;
 }
 
 /** What the resources' routes get: the app's configuration and its per-app services. */
@@ -48,7 +50,11 @@ export interface RouteDeps {
 const RAW_BODY_PATHS = { '/webhooks/stripe': 512 * 1024 };
 
 /** Every route of the API, registered on one router and documented in one OpenAPI document. */
-export function createRoutes({ env, catalogue = catalogueFor(env) }: AppDeps): ApiRoutes {
+export function createRoutes({
+  env,
+  catalogue = catalogueFor(env),
+  userLookup = userLookupFor(env),
+}: AppDeps): ApiRoutes {
   const routes = new ApiRoutes({
     title: 'MotoParts API',
     version: '1.0.0',
@@ -61,7 +67,7 @@ export function createRoutes({ env, catalogue = catalogueFor(env) }: AppDeps): A
     stripe: createStripe(env),
     catalogue,
     reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
-    userLookup: userLookupFor(env),
+    userLookup,
   };
   healthRoutes(routes);
   partRoutes(routes, deps);
@@ -95,12 +101,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // them saw, not the leftmost X-Forwarded-For entry, which the client writes.
   const app = new Koa<AppState>({ proxy: env.TRUST_PROXY_HOPS > 0, maxIpsCount: env.TRUST_PROXY_HOPS });
   app.silent = true; // errors are logged by our own middleware, with the request id
-  const { router } = createRoutes(deps);
+  const { router, cached } = createRoutes(deps);
 
   app.use(trackRequests());
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));
+  app.use(cached.middleware());
   app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS }));
   app.use(router.routes());
   app.use(router.allowedMethods());

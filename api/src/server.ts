@@ -9,6 +9,7 @@ import { startOrderJobs, type OrderJobs } from './orders/jobs';
 import { customerListsReady } from './orders/service';
 import { orderTimeline } from './orders/timeline';
 import { catalogueFor } from './parts/catalogue';
+import { userLookupFor } from './users/lookup';
 
 function readEnv(): Env {
   try {
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
     logger.warn('ALLOW_LOCAL_SERVICES=1: a demo; local stand-ins for Firebase Auth and Stripe are allowed');
   }
   const catalogue = catalogueFor(env);
-  const app = createApp({ env, logger, catalogue });
+  const userLookup = userLookupFor(env);
+  const app = createApp({ env, logger, catalogue, userLookup });
   const server = app.listen(env.PORT, env.HOST);
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.fatal(
@@ -69,12 +71,16 @@ async function main(): Promise<void> {
       await customerListsReady().catch((err: unknown) =>
         logger.warn({ err: (err as Error).message }, 'customer order lists not filled at start'),
       );
-      // And the admin's list of every order, read once now rather than at the first Manage Order.
+      // And the admin's lists (every order, every account's email), read once now rather than
+      // at the first Manage Order or Manage User.
       await orderTimeline()
         .warm()
         .catch((err: unknown) =>
           logger.warn({ err: (err as Error).message }, 'order list not read at start'),
         );
+      await userLookup
+        .warm()
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'user list not read at start'));
     }
     await jobs?.started;
     lifecycle.warming = false;

@@ -4,7 +4,7 @@ import { OrderModel } from '../orders/model';
 import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
-import { listAllOrders, orderRules } from '../orders/service';
+import { listAllOrders, orderRules, toOrder } from '../orders/service';
 import { OrderTimeline } from '../orders/timeline';
 import { MemoryUserLookup, QueryUserLookup } from '../users/lookup';
 import { UserModel, userWrites } from '../users/model';
@@ -53,18 +53,18 @@ describe('the admin list of all orders', () => {
     await OrderModel.collection.insertOne(anOrder({ _id, ...fields }) as never);
     return String(_id);
   }
-  async function pagesOf(list: (page: number) => Promise<{ ids: string[]; total: number }>) {
+  async function pagesOf(list: (page: number) => Promise<{ items: Order[]; total: number }>) {
     const pages = [];
     for (let page = 1; page <= 6; page++) pages.push(await list(page));
     return pages;
   }
-  const byQuery = (page: number) =>
-    listAllOrders(page, 7, { ...orderRules(t.env), adminTimeline: false }).then(({ items, total }) => ({
-      ids: items.map((o: Order) => o._id),
-      total,
-    }));
+  // Whole answers, not just ids: the list keeps each order's answer, which a change must not leave stale.
+  const byQuery = (page: number) => listAllOrders(page, 7, { ...orderRules(t.env), adminTimeline: false });
   const byTimeline = (timeline: OrderTimeline) => (page: number) =>
-    timeline.page(page, 7).then(({ docs, total }) => ({ ids: docs.map((d) => String(d._id)), total }));
+    timeline
+      .page(page, 7)
+      .then(({ docs, total }) => ({ items: docs.map((d) => toOrder(d, orderRules(t.env))), total }));
+  const idsOf = (page: { items: Order[] } | undefined) => page?.items.map((o) => o._id) ?? [];
 
   it('pages exactly as the sorted query, before and after every kind of write', async () => {
     // Ties on createdAt (the larger _id first), no createdAt at all (last), hidden holds.
@@ -78,27 +78,55 @@ describe('the admin list of all orders', () => {
     expect(expected[0]?.total).toBeGreaterThan(20);
     expect(await pagesOf(byTimeline(timeline))).toEqual(expected);
 
-    // A new order (first), one in the middle, a cancelled one, one given a hidden hold.
+    // A new order (first), one in the middle, a cancelled one, one given a hidden hold, one
+    // shipped and one paid in place (their kept answers must not stay as they were).
     const newest = await createOrder(Date.now());
     await createOrder(base + 2500);
     const cancelled = await createOrder(base + 4500);
     await OrderModel.deleteOne({ _id: cancelled });
     const voided = await createOrder(base + 3500);
     await OrderModel.updateOne({ _id: voided }, { $set: { hold: 'void' } });
-    // A write no hook sees: deleted through the driver. The page that holds it finds it gone.
-    const [victim] = (await byQuery(2)).ids;
-    await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(victim) });
-    // Until its page is read, the total still counts it (the app itself deletes only through
-    // the model); reading that page drops it.
-    await timeline.page(2, 7);
+    const [shipped, paid] = idsOf((await byQuery(1)) as { items: Order[] }).slice(2, 4);
+    await OrderModel.updateOne({ _id: shipped }, { $set: { status: 'shipped' } });
+    await OrderModel.findOneAndUpdate({ _id: paid }, { $set: { paid: true, transactionId: 'pi_paid' } });
     const after = await pagesOf(byQuery);
-    expect(after[0]?.ids[0]).toBe(newest);
-    expect(after.flatMap((p) => p.ids)).not.toContain(victim);
+    expect(idsOf(after[0])[0]).toBe(newest);
+    expect(after[0]?.items.find((o) => o._id === shipped)?.status).toBe('shipped');
+    expect(after[0]?.items.find((o) => o._id === paid)).toMatchObject({
+      paid: true,
+      transactionId: 'pi_paid',
+    });
     expect(await pagesOf(byTimeline(timeline))).toEqual(after);
+
+    // Writes no hook sees (through the driver, as an operator's shell would): shown after the
+    // whole-collection read the expiry pass runs hourly (the API itself writes through the model).
+    const [victim, edited] = idsOf(await byQuery(2));
+    await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(victim) });
+    await OrderModel.collection.updateOne({ _id: new Types.ObjectId(edited) }, { $set: { qty: 12345 } });
+    await timeline.refresh();
+    const outside = await pagesOf(byQuery);
+    expect(outside.flatMap(idsOf)).not.toContain(victim);
+    expect(outside[1]?.items.find((o) => o._id === edited)?.qty).toBe(12345);
+    expect(await pagesOf(byTimeline(timeline))).toEqual(outside);
 
     // A write the hooks cannot narrow down drops the list; the next read makes it again.
     await OrderModel.updateMany({ status: 'pending', uid: 'nobody' }, { $set: { hold: 'released' } });
-    expect(await pagesOf(byTimeline(timeline))).toEqual(after);
+    expect(await pagesOf(byTimeline(timeline))).toEqual(outside);
+  });
+
+  it('pages right with rows it does not keep: one found gone or hidden is dropped at once', async () => {
+    const timeline = new OrderTimeline();
+    await timeline.warm();
+    // An order placed since the list was read has no kept row until its page is read: deleted
+    // or hidden behind the API's back before that, it is found gone by that read.
+    const fresh = await createOrder(Date.now() + 60_000);
+    const hidden = await createOrder(Date.now() + 50_000);
+    await OrderModel.collection.updateOne({ _id: new Types.ObjectId(hidden) }, { $set: { hold: 'void' } });
+    await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(fresh) });
+    const page = await byTimeline(timeline)(1);
+    expect(idsOf(page)).not.toContain(fresh);
+    expect(idsOf(page)).not.toContain(hidden);
+    expect(page).toEqual(await byQuery(1));
   });
 
   it('GET /orders pages as the query does (the route the dashboard calls)', async () => {
@@ -106,7 +134,7 @@ describe('the admin list of all orders', () => {
     const viaApi = await pagesOf(async (page) => {
       const res = await call<Order[]>(t.base, 'GET', `/orders?page=${page}&limit=7`, { token: admin.token });
       expect(res.status).toBe(200);
-      return { ids: res.body.map((o) => o._id), total: Number(res.headers.get('x-total-count')) };
+      return { items: res.body, total: Number(res.headers.get('x-total-count')) };
     });
     expect(viaApi).toEqual(expected);
   });

@@ -1,3 +1,4 @@
+import { CachedReads } from './cached-reads';
 import Router, { type RouterMiddleware } from '@koa/router';
 import {
   OpenAPIRegistry,
@@ -126,6 +127,8 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 export class ApiRoutes {
   readonly router = new Router<AppState>();
+  /** Hot public reads answered from their cache before the router (http/cached-reads.ts). */
+  readonly cached = new CachedReads();
   private readonly registry = new OpenAPIRegistry();
   private document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
 

@@ -103,6 +103,12 @@ export class CatalogCache {
     return !!hit && this.opts.now() - hit.readAt < this.opts.ttlMs;
   }
 
+  /** The cached answer for `key` if there is one that may be served now; never loads. */
+  peek(key: string): CachedJson | undefined {
+    const hit = this.entries.get(key);
+    return hit && this.opts.now() - hit.readAt < this.opts.ttlMs ? hit : undefined;
+  }
+
   /** The cached answer for `key`, loading (once, however many callers wait) on a miss. */
   async get(key: string, load: () => Promise<Loaded>): Promise<CachedJson> {
     const { ttlMs, now } = this.opts;

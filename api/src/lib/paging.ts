@@ -7,9 +7,19 @@ import type { AppContext } from '../http/context';
  * objects a request cost more than a third of the throughput; bench/api/README.md).
  */
 export function setPageHeaders(ctx: AppContext, total: number, page: number, limit: number): void {
-  ctx.set('X-Total-Count', String(total));
+  ctx.set(pageHeaders(ctx.path, ctx.querystring, total, page, limit));
+}
+
+/** The two headers of `setPageHeaders` for a request to `path?querystring`. */
+export function pageHeaders(
+  path: string,
+  querystring: string,
+  total: number,
+  page: number,
+  limit: number,
+): { 'X-Total-Count': string; Link: string } {
   const last = Math.max(1, Math.ceil(total / limit));
-  const params = new URLSearchParams(ctx.querystring);
+  const params = new URLSearchParams(querystring);
   params.set('page', '1');
   params.set('limit', String(limit));
   // `name=value` pairs, re-encoded (so nothing the client wrote raw reaches the header); `&`
@@ -18,11 +28,11 @@ export function setPageHeaders(ctx: AppContext, total: number, page: number, lim
   const at = [...params.keys()].indexOf('page');
   const link = (p: number, rel: string) => {
     pairs[at] = `page=${p}`;
-    return `<${ctx.path}?${pairs.join('&')}>; rel="${rel}"`;
+    return `<${path}?${pairs.join('&')}>; rel="${rel}"`;
   };
   const links = [link(1, 'first')];
   if (page > 1) links.push(link(Math.min(page - 1, last), 'prev'));
   if (page < last) links.push(link(page + 1, 'next'));
   links.push(link(last, 'last'));
-  ctx.set('Link', links.join(', '));
+  return { 'X-Total-Count': String(total), Link: links.join(', ') };
 }

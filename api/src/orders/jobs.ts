@@ -11,29 +11,28 @@ import { flushJournal, recoverOnce, releaseOrder } from './stock';
 
 /** How often the embedded database's expiry pass reads every order anyway (see dueOrders). */
 const FULL_EXPIRY_SCAN_MS = 60 * 60_000;
-let lastFullScan = 0;
 
 /**
  * Unpaid pending orders placed at or before `cutoff`. MongoDB answers the query from its index.
  * On the embedded FerretDB the query reads every order (≈ 1.5 s at 50,000, with every other
  * request queued behind it on the one connection), so there the pass reads only the candidates
- * the in-memory order list keeps (orders/timeline.ts), by `_id`, and the whole collection only
- * once an hour: a safety net for an order written behind the API's back, which no hook saw.
+ * the in-memory order list keeps (orders/timeline.ts), by `_id`. Once an hour the list reads the
+ * whole collection again, batch by batch so other requests go between the batches: a safety net
+ * for an order written behind the API's back, which no hook saw.
  */
 async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]> {
-  const query = { paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } };
-  const timeline = rules.adminTimeline ? orderTimeline() : undefined;
-  await timeline?.warm(); // read once if the list is not yet (the server reads it at start)
-  const candidates = timeline?.dueCandidates(cutoff);
-  // A list read from the whole collection is as good as a full scan (at start the server has
-  // just read it, so the first pass does not read every order a second time).
-  const fullReadAt = Math.max(lastFullScan, timeline?.loadedAt ?? 0);
-  if (!timeline || !candidates || Date.now() - fullReadAt >= FULL_EXPIRY_SCAN_MS) {
-    const due = await OrderModel.find(query).lean<OrderDoc[]>();
-    lastFullScan = Date.now();
-    timeline?.settle([], candidates?.version ?? 0);
-    return due;
+  if (!rules.adminTimeline) {
+    return OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
+      OrderDoc[]
+    >();
   }
+  const timeline = orderTimeline();
+  // Read once if the list is not yet (the server reads it at start); a list read from the whole
+  // collection within the hour is as good as a full scan.
+  await timeline.warm();
+  if (Date.now() - timeline.loadedAt >= FULL_EXPIRY_SCAN_MS) await timeline.refresh();
+  const candidates = timeline.dueCandidates(cutoff);
+  if (!candidates) return [];
   const due: OrderDoc[] = [];
   const notDue: string[] = [];
   for (let i = 0; i < candidates.ids.length; i += 500) {

@@ -155,6 +155,24 @@ orderSchema.post(
 );
 
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
+
+/**
+ * What an order's answer is made of (orders/service.ts `toOrder`) and whether it is listed: the
+ * part of an order the admin's in-memory list keeps (orders/timeline.ts), ids as strings.
+ */
+export type OrderRow = Pick<
+  OrderDoc,
+  | 'Parts'
+  | 'user'
+  | 'userName'
+  | 'qty'
+  | 'priceCents'
+  | 'paid'
+  | 'transactionId'
+  | 'status'
+  | 'createdAt'
+  | 'hold'
+> & { _id: unknown; partsId: unknown };
 export const OrderModel = model('Order', orderSchema);
 
 /**

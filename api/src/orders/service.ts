@@ -16,6 +16,7 @@ import {
   OrderModel,
   orderChanges,
   type OrderDoc,
+  type OrderRow,
 } from './model';
 import {
   claimOpenSlot,
@@ -29,7 +30,7 @@ import {
   withOrderBusy,
 } from './stock';
 
-export function toOrder(doc: OrderDoc, rules?: Pick<OrderRules, 'holdMs'>): Order {
+export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Order {
   const expiresAt =
     rules && doc.createdAt && !doc.paid && doc.status === 'pending'
       ? new Date(new Date(doc.createdAt).getTime() + rules.holdMs).toISOString()

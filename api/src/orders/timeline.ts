@@ -1,4 +1,5 @@
-import { isListed, OrderModel, orderChanges, type OrderChange, type OrderDoc } from './model';
+import { LRUCache } from 'lru-cache';
+import { isListed, OrderModel, orderChanges, type OrderChange, type OrderDoc, type OrderRow } from './model';
 
 /** Newest first, `_id` descending on ties: the order of GET /orders (`{createdAt: -1, _id: -1}`). */
 interface Entry {
@@ -7,17 +8,53 @@ interface Entry {
   id: string;
 }
 
+/** What a read learns of the changes made while it ran. */
+interface Changed {
+  ids: Set<string>;
+  /** A change the hooks could not narrow down. */
+  all: boolean;
+}
+
+/** Rows kept: ≈ 0.4 KB each, so ≈ 25 MB at most (the heap is 128 MB in the images). */
+const MAX_ROWS = 60_000;
+/** Orders per batch of the whole-collection read. */
+const LOAD_BATCH = 500;
+
+/** An order's row: what its answer needs, ids as strings (an ObjectId costs ten times more). */
+function rowOf(doc: OrderDoc): OrderRow {
+  const row: OrderRow = {
+    _id: String(doc._id),
+    partsId: String(doc.partsId),
+    Parts: doc.Parts,
+    user: doc.user,
+    userName: doc.userName,
+    qty: doc.qty,
+    priceCents: doc.priceCents,
+    paid: doc.paid,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    hold: doc.hold,
+  };
+  if (doc.transactionId) row.transactionId = doc.transactionId;
+  return row;
+}
+
 const before = (a: Entry, b: Entry) => a.t > b.t || (a.t === b.t && a.id > b.id);
 const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getTime() : 0);
 
 /**
  * The admin's list of every order, newest first, kept in memory on the embedded FerretDB: there a
  * sorted page (and its count) reads and decodes all the orders through the API's one connection,
- * while a page of known ids is one `_id: {$in}` read that its `_id` index answers. Read in one pass
- * when first needed, then kept by the order model's hooks (orders/model.ts): a saved order goes in,
- * a deleted or hidden one goes out, and a write they cannot narrow down drops the list until the
- * next read. This process is the embedded database's only writer (docs/architecture.md); an order
- * found missing or hidden when its page is read is also dropped, and the page read again.
+ * and even a page of known ids (one `_id: {$in}` read) takes ≈ 10 ms there, so twenty admins at
+ * once queue behind each other. So the list keeps every listed order's answer as well (its row,
+ * ≈ 0.4 KB; the newest MAX_ROWS of them), and a page is made from memory.
+ *
+ * Read in one pass (batch by batch) at start, then kept by the order model's hooks
+ * (orders/model.ts): a saved order goes in, a deleted or hidden one goes out, a changed one's row
+ * is dropped until its page is read again, and a write they cannot narrow down drops it all. This
+ * process is the embedded database's only writer (docs/architecture.md). What an operator writes
+ * behind its back shows after the hourly re-read (`refresh`, which the expiry pass runs) or a
+ * restart; an order whose row is not kept and that is found missing or hidden is dropped at once.
  */
 export class OrderTimeline {
   private entries: Entry[] | null = null;
@@ -36,11 +73,10 @@ export class OrderTimeline {
   loadedAt = 0;
   /** Changes that arrive while the list is being read, replayed on it once read. */
   private duringLoad: OrderChange[] | null = null;
-  /**
-   * Pages read since the last change, so admins paging an unchanged list read nothing again. A
-   * change in place (status, payment) drops only the pages holding that order; any other, all.
-   */
-  private pages = new Map<string, { docs: OrderDoc[]; total: number }>();
+  /** The listed orders' rows by id: dropped by a change to that order, read again when needed. */
+  private rows = new LRUCache<string, OrderRow>({ max: MAX_ROWS });
+  /** Reads running now, each told which orders changed while it ran (their rows are not kept). */
+  private readonly reads = new Set<Changed>();
 
   constructor() {
     orderChanges.subscribe((change) => this.apply(change));
@@ -51,14 +87,23 @@ export class OrderTimeline {
     await this.sorted();
   }
 
+  /** Reads the whole collection again: what a write no hook saw did shows from then on. */
+  async refresh(): Promise<void> {
+    this.loading ??= this.load();
+    await this.loading;
+  }
+
   private apply(change: OrderChange): void {
     this.version++;
-    if (change.kind !== 'unknown') this.touched.set(change.id, this.version);
-    if (change.kind === 'updated') {
-      for (const [key, page] of this.pages) {
-        if (page.docs.some((d) => String(d._id) === change.id)) this.pages.delete(key);
-      }
-    } else this.pages.clear();
+    if (change.kind === 'unknown') this.rows.clear();
+    else {
+      this.touched.set(change.id, this.version);
+      this.rows.delete(change.id);
+    }
+    for (const read of this.reads) {
+      if (change.kind === 'unknown') read.all = true;
+      else read.ids.add(change.id);
+    }
     this.duringLoad?.push(change);
     if (!this.entries) return;
     switch (change.kind) {
@@ -138,64 +183,94 @@ export class OrderTimeline {
 
   private sorted(): Promise<Entry[]> {
     if (this.entries) return Promise.resolve(this.entries);
-    this.loading ??= (async () => {
-      this.duringLoad = [];
-      let docs: Pick<OrderDoc, '_id' | 'createdAt' | 'hold' | 'paid' | 'status'>[];
-      try {
-        docs = await OrderModel.find({}, { createdAt: 1, hold: 1, paid: 1, status: 1 }).lean();
-      } catch (err) {
-        this.duringLoad = null;
-        throw err;
-      }
-      const listed = docs.filter((d) => isListed(d.hold));
-      const entries = listed
-        .map((d) => ({ t: timeOf(d.createdAt), id: String(d._id) }))
-        .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-      // Writes during the pass are replayed on what it read (each change says what it did, and
-      // applying one the pass already saw changes nothing), so a busy shop still gets its list;
-      // only a change the hooks could not narrow down leaves it to the next read.
-      const changes = this.duringLoad;
-      this.duringLoad = null;
-      if (changes.some((c) => c.kind === 'unknown')) return entries;
-      this.entries = entries;
-      this.loadedAt = Date.now();
-      this.times = new Map(entries.map((e) => [e.id, e.t]));
-      this.open = new Set(
-        listed.filter((d) => d.paid === false && d.status === 'pending').map((d) => String(d._id)),
-      );
-      for (const change of changes) this.apply(change);
-      return this.entries;
-    })().finally(() => (this.loading = undefined));
+    this.loading ??= this.load();
     return this.loading;
   }
 
-  /** One page of the listed orders, newest first, and how many there are. */
-  async page(page: number, limit: number): Promise<{ docs: OrderDoc[]; total: number }> {
-    const key = `${page}:${limit}`;
-    const kept = this.pages.get(key);
-    if (kept) return kept;
-    const version = this.version;
-    const answer = await this.read(page, limit);
-    // Kept only if no write ran meanwhile; at most 50 pages (5,000 orders at 100 a page).
-    if (version === this.version) {
-      if (this.pages.size >= 50) this.pages.clear();
-      this.pages.set(key, answer);
-    }
-    return answer;
+  /** Starts telling a read which orders change while it runs. */
+  private watch(): Changed {
+    const read = { ids: new Set<string>(), all: false };
+    this.reads.add(read);
+    return read;
   }
 
-  private async read(page: number, limit: number): Promise<{ docs: OrderDoc[]; total: number }> {
+  /**
+   * Reads every order, batch by batch (other requests' queries go between the batches on the one
+   * connection), into a new list, rows and expiry candidates.
+   */
+  private async load(): Promise<Entry[]> {
+    this.duringLoad = [];
+    const read = this.watch();
+    const entries: Entry[] = [];
+    const open = new Set<string>();
+    try {
+      const cursor = OrderModel.find({}).lean<OrderDoc>().cursor({ batchSize: LOAD_BATCH });
+      for await (const doc of cursor as AsyncIterable<OrderDoc>) {
+        if (!isListed(doc.hold)) continue;
+        const id = String(doc._id);
+        entries.push({ t: timeOf(doc.createdAt), id });
+        if (doc.paid === false && doc.status === 'pending') open.add(id);
+        // Straight into the kept rows (no second copy of 50,000 of them at once); those of orders
+        // changed meanwhile are dropped below. Read oldest first, so the newest stay when full.
+        this.rows.set(id, rowOf(doc));
+      }
+    } catch (err) {
+      this.duringLoad = null;
+      throw err;
+    } finally {
+      this.reads.delete(read);
+      this.loading = undefined;
+    }
+    entries.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    // Writes during the pass are replayed on what it read (each change says what it did, and
+    // applying one the pass already saw changes nothing), so a busy shop still gets its list;
+    // only a change the hooks could not narrow down leaves it to the next read.
+    const changes = this.duringLoad;
+    this.duringLoad = null;
+    if (read.all) {
+      this.rows.clear();
+      return entries;
+    }
+    for (const id of read.ids) this.rows.delete(id);
+    this.entries = entries;
+    this.loadedAt = Date.now();
+    this.times = new Map(entries.map((e) => [e.id, e.t]));
+    this.open = open;
+    for (const change of changes) this.apply(change);
+    return entries;
+  }
+
+  /** One page of the listed orders, newest first, and how many there are. */
+  async page(page: number, limit: number): Promise<{ docs: OrderRow[]; total: number }> {
     // A few rounds at most: each drops what it found gone; a last short page is still correct.
     for (let round = 0; ; round++) {
       const entries = await this.sorted();
-      const slice = entries.slice((page - 1) * limit, page * limit);
-      const ids = slice.map((e) => e.id);
-      const docs = ids.length ? await OrderModel.find({ _id: { $in: ids } }).lean<OrderDoc[]>() : [];
-      const byId = new Map(docs.map((d) => [String(d._id), d]));
-      const gone = ids.filter((id) => !isListed(byId.get(id)?.hold ?? 'void'));
+      const ids = entries.slice((page - 1) * limit, page * limit).map((e) => e.id);
+      const found = new Map<string, OrderRow>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const row = this.rows.get(id);
+        if (row) found.set(id, row);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        const read = this.watch();
+        try {
+          for (const doc of await OrderModel.find({ _id: { $in: missing } }).lean<OrderDoc[]>()) {
+            const id = String(doc._id);
+            const row = rowOf(doc);
+            found.set(id, row);
+            // Kept only if nothing changed the order while it was being read.
+            if (isListed(row.hold) && !read.all && !read.ids.has(id)) this.rows.set(id, row);
+          }
+        } finally {
+          this.reads.delete(read);
+        }
+      }
+      const gone = ids.filter((id) => !isListed(found.get(id)?.hold ?? 'void'));
       if (gone.length === 0 || entries !== this.entries || round === 4) {
         return {
-          docs: ids.map((id) => byId.get(id)).filter((d): d is OrderDoc => !!d && isListed(d.hold)),
+          docs: ids.map((id) => found.get(id)).filter((d): d is OrderRow => !!d && isListed(d.hold)),
           total: entries.length,
         };
       }

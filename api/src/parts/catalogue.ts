@@ -64,6 +64,21 @@ function entryOf(doc: PartDoc): Entry {
   return { part, _id: part._id, nameKey: Buffer.from(doc.name), priceCents: doc.priceCents };
 }
 
+/**
+ * What decides a list's answer besides its page, as a cache key: a search is its set of lower-cased
+ * words (any order), so spellings of one query share an entry. q last: it is the only free text.
+ * Remembered per parsed query (the parsed queries of the hot lists are shared, http/validate.ts).
+ */
+const filterKeys = new WeakMap<PartListQuery, string>();
+function filtersOf(query: PartListQuery): string {
+  let key = filterKeys.get(query);
+  if (key === undefined) {
+    key = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${searchWords(query.q).sort().join(' ')}`;
+    filterKeys.set(query, key);
+  }
+  return key;
+}
+
 export class PartCatalogue extends CatalogCache {
   private snapshot: Snapshot | undefined;
   /** The catalogue is bigger than MAX_PARTS: use the database until the next full invalidation. */
@@ -97,14 +112,12 @@ export class PartCatalogue extends CatalogCache {
 
   /** GET /parts: the page's body, ETag and total (X-Total-Count). */
   async listAnswer(query: PartListQuery): Promise<CachedJson> {
-    // Keyed by what decides the answer: a search is its set of lower-cased words (any order), and
-    // pages past the end are one shared empty page, so spellings of one query and random deep
-    // pages cannot each make a new entry. q last: it is the only free text.
-    const filters = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${searchWords(query.q).sort().join(' ')}`;
+    const filters = filtersOf(query);
     this.expireSnapshot();
     let page = query.page;
     let key = `list:${page}:${query.limit}:${filters}`;
-    // A page kept under its own number is one in range; any other asks page 1 for the total.
+    // A page kept under its own number is one in range; any other asks page 1 for the total, and
+    // pages past the end are one shared empty page, so random deep pages cannot each make an entry.
     if (page > 1 && !this.has(key)) {
       const { total } = await this.listAnswer({ ...query, page: 1 });
       page = Math.min(page, Math.max(1, Math.ceil(total / query.limit)) + 1);
@@ -123,6 +136,18 @@ export class PartCatalogue extends CatalogCache {
         readAt,
       };
     });
+  }
+
+  /** GET /parts's answer if it is cached now (a page in range, under its own number); never loads. */
+  peekList(query: PartListQuery): CachedJson | undefined {
+    this.expireSnapshot();
+    return this.peek(`list:${query.page}:${query.limit}:${filtersOf(query)}`);
+  }
+
+  /** GET /parts/:id's answer if it is cached now (any case of the id); never loads. */
+  peekPart(id: string): CachedJson | undefined {
+    this.expireSnapshot();
+    return this.peek(`part:${id.toLowerCase()}`);
   }
 
   /** GET /parts/:id: the part's body and ETag (404 when there is no such part). */

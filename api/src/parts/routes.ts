@@ -11,7 +11,8 @@ import { adminOnly } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
-import { validate } from '../http/validate';
+import type { AppContext } from '../http/context';
+import { queryParser, validate } from '../http/validate';
 import { setPageHeaders } from '../lib/paging';
 import * as parts from './service';
 import { createdPartSchema, partIdParams, PartSchema } from './validators';
@@ -21,7 +22,24 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   const section = routes.section('parts');
 
   // Catalogue reads are answered by the catalogue's cache (body + ETag), which builds the keys and
-  // follows every write to the parts collection (parts/catalogue.ts).
+  // follows every write to the parts collection (parts/catalogue.ts); a cached answer is sent
+  // before the router runs (http/cached-reads.ts), a miss by these routes.
+  const countListing = (ctx: AppContext) => limits.consume('listing', ctx.ip);
+  const parseList = queryParser(partListQuerySchema);
+  routes.cached.add('/parts', {
+    count: countListing,
+    answer: (ctx) => {
+      const query = parseList(ctx.querystring, () => ctx.query);
+      const entry = catalogue.peekList(query);
+      return entry && { entry, page: query };
+    },
+  });
+  routes.cached.add('/parts/:id', {
+    answer: (_ctx, id) => {
+      const entry = catalogue.peekPart(id);
+      return entry && { entry };
+    },
+  });
   section.get(
     '/parts',
     {

@@ -5,13 +5,24 @@ import { adminOnly, callerOf, signedIn } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
-import { validate } from '../http/validate';
+import { queryParser, validate } from '../http/validate';
 import { setPageHeaders } from '../lib/paging';
 import * as reviews from './service';
 import { createdReviewSchema, reviewIdParams, ReviewSchema } from './validators';
 
 export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: RouteDeps): void {
   const section = routes.section('reviews');
+
+  // A cached page is sent before the router runs (http/cached-reads.ts), a miss by the route below.
+  const parsePage = queryParser(pageQuerySchema);
+  routes.cached.add('/review', {
+    count: (ctx) => limits.consume('listing', ctx.ip),
+    answer: (ctx) => {
+      const query = parsePage(ctx.querystring, () => ctx.query);
+      const entry = reviewPages.peek(query.page, query.limit);
+      return entry && { entry, page: query };
+    },
+  });
 
   section.get(
     '/review',

@@ -80,6 +80,14 @@ export class ReviewPages {
     reviewWrites.subscribe((scope) => this.cache.invalidate(scope));
   }
 
+  /** The page's answer if it is cached now; never loads. */
+  peek(page: number, limit: number): CachedJson | undefined {
+    const count = this.cache.peek('count');
+    if (!count) return undefined;
+    const servedPage = Math.min(page, Math.max(1, Math.ceil(count.total / limit)) + 1);
+    return this.cache.peek(`list:${servedPage}:${limit}`);
+  }
+
   async page(page: number, limit: number): Promise<CachedJson> {
     // Pages past the end are all the same empty page: they share one cache entry (keyed by the
     // last page + 1), so random page numbers cannot each cost a database query.

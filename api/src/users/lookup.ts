@@ -14,6 +14,8 @@ export interface UserLookup {
   byEmail(email: string): Promise<StoredUser | null>;
   /** One page of the records holding an email, by email, and how many there are. */
   page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }>;
+  /** Reads what the lookup keeps in memory now (at start-up), if it keeps anything. */
+  warm(): Promise<void>;
 }
 
 const HOLDS_EMAIL = { email: { $exists: true } };
@@ -38,6 +40,8 @@ export class QueryUserLookup implements UserLookup {
     ]);
     return { docs, total };
   }
+
+  async warm(): Promise<void> {}
 }
 
 interface Entry {
@@ -69,22 +73,38 @@ export class MemoryUserLookup implements UserLookup {
 
   /** Pages read since the last write, so admins paging an unchanged list read nothing again. */
   private pages = new Map<string, { docs: StoredUser[]; total: number }>();
+  /** Page reads running now: admins asking for the same page at once share one read. */
+  private reading = new Map<string, Promise<{ docs: StoredUser[]; total: number }>>();
 
   constructor() {
     userWrites.subscribe(() => {
       this.entries = null;
       this.pages.clear();
+      this.reading.clear();
+      this.loading = undefined;
       this.version++;
     });
   }
 
-  private async sorted(): Promise<Entry[]> {
-    if (this.entries) return this.entries;
+  /** The pass running now, shared by the lookups that need it (detached by a write). */
+  private loading: Promise<Entry[]> | undefined;
+
+  private sorted(): Promise<Entry[]> {
+    if (this.entries) return Promise.resolve(this.entries);
+    if (this.loading) return this.loading;
     const version = this.version;
-    const docs = await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
-    const entries = docs.map((d) => ({ email: String(d.email), id: d._id as unknown })).sort(compareEntries);
-    if (version === this.version) this.entries = entries;
-    return entries;
+    const loading = (async () => {
+      const docs = await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
+      const entries = docs
+        .map((d) => ({ email: String(d.email), id: d._id as unknown }))
+        .sort(compareEntries);
+      if (version === this.version) this.entries = entries;
+      return entries;
+    })().finally(() => {
+      if (this.loading === loading) this.loading = undefined;
+    });
+    this.loading = loading;
+    return loading;
   }
 
   /** The records with these `_id`s, in that order (one read; no casting, older ids are ObjectIds). */
@@ -114,10 +134,29 @@ export class MemoryUserLookup implements UserLookup {
     return accountFirst((await this.read(ids)).filter((d) => d.email === email));
   }
 
-  async page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }> {
+  async warm(): Promise<void> {
+    await this.sorted();
+  }
+
+  page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }> {
     const key = `${page}:${limit}`;
     const kept = this.pages.get(key);
-    if (kept) return kept;
+    if (kept) return Promise.resolve(kept);
+    let running = this.reading.get(key);
+    if (!running) {
+      running = this.readPage(page, limit, key).finally(() => {
+        if (this.reading.get(key) === running) this.reading.delete(key);
+      });
+      this.reading.set(key, running);
+    }
+    return running;
+  }
+
+  private async readPage(
+    page: number,
+    limit: number,
+    key: string,
+  ): Promise<{ docs: StoredUser[]; total: number }> {
     const version = this.version;
     const entries = await this.sorted();
     const slice = entries.slice((page - 1) * limit, page * limit);

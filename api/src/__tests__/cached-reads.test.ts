@@ -1,0 +1,139 @@
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Part } from '@motoparts/contracts';
+import { CachedReads } from '../http/cached-reads';
+import { taggedJson } from '../lib/catalog-cache';
+import { seedDatabase } from '../seed';
+import { call, insertPart, startTestApp, type Res, type TestApp } from './support/harness';
+
+// The hot public reads are answered from their cache before the router (http/cached-reads.ts).
+// What a shortcut answers must be exactly what the route answers, and it must answer nothing else.
+
+describe('the shortcut itself', () => {
+  let server: ReturnType<Koa['listen']>;
+  let base = '';
+  let counted = 0;
+  const entry = { ...taggedJson([{ kept: true }]), total: 42, ids: [], anyPart: false, readAt: 0 };
+
+  beforeAll(async () => {
+    const reads = new CachedReads();
+    reads.add('/list', {
+      count: () => {
+        counted++;
+        return Promise.resolve();
+      },
+      answer: (ctx) => {
+        if (ctx.query.page === 'bad') throw new Error('a query the route refuses');
+        return ctx.query.page === '2' ? { entry, page: { page: 2, limit: 10 } } : undefined;
+      },
+    });
+    reads.add('/items/:id', { answer: (_ctx, id) => (id === 'kept' ? { entry } : undefined) });
+    // Routes that answer differently, so the test sees which one answered.
+    const router = new Router();
+    router.get('/list', (ctx) => void (ctx.body = 'route'));
+    router.post('/list', (ctx) => void (ctx.body = 'route'));
+    router.get('/items/:id', (ctx) => void (ctx.body = 'route'));
+    router.get('/items/:id/more', (ctx) => void (ctx.body = 'route'));
+    const app = new Koa();
+    app.use(reads.middleware());
+    app.use(router.routes());
+    server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const get = (path: string, init?: RequestInit) => fetch(base + path, init);
+
+  it('answers a GET hit with the entry, its ETag and page headers, counted against the limit', async () => {
+    const res = await get('/list?page=2&limit=10');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(entry.body.toString());
+    expect(res.headers.get('etag')).toBe(entry.etag);
+    expect(res.headers.get('x-total-count')).toBe('42');
+    expect(res.headers.get('link')).toBe(
+      '</list?page=1&limit=10>; rel="first", </list?page=1&limit=10>; rel="prev", ' +
+        '</list?page=3&limit=10>; rel="next", </list?page=5&limit=10>; rel="last"',
+    );
+    expect(counted).toBe(1);
+    const notModified = await get('/list?page=2&limit=10', { headers: { 'if-none-match': entry.etag } });
+    expect(notModified.status).toBe(304);
+    expect(counted).toBe(2);
+    expect((await (await get('/items/kept')).json()) as unknown).toEqual([{ kept: true }]);
+  });
+
+  it('leaves misses, refused queries, other methods and other paths to the route', async () => {
+    const before = counted;
+    for (const [method, path] of [
+      ['GET', '/list?page=1'],
+      ['GET', '/list?page=bad'],
+      ['POST', '/list?page=2'],
+      ['HEAD', '/list?page=2'],
+      ['GET', '/items/other'],
+      ['GET', '/items/kept/more'],
+    ] as const) {
+      const res = await get(path, { method });
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 200 });
+      if (method !== 'HEAD') expect({ path, text: await res.text() }).toEqual({ path, text: 'route' });
+    }
+    // Only the shortcut's own answers count here; the route counts its own.
+    expect(counted).toBe(before);
+  });
+});
+
+describe('the API answers a cached read as its route does', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('cached_reads', {
+      CATALOG_CACHE_TTL_MS: 'unlimited',
+      RATE_LIMIT_LISTING: '12/60',
+    });
+    await seedDatabase();
+  });
+  afterAll(() => t.close());
+
+  /** Everything but the per-request headers. */
+  const answerOf = (res: Res) => {
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      if (k !== 'date' && k !== 'x-request-id') headers[k] = v;
+    });
+    return { status: res.status, headers, text: res.text };
+  };
+  const origin = { origin: 'http://localhost:3000' };
+
+  it('the same status, body and headers (CORS included) from the cache as from the route, and 304s', async () => {
+    const id = await insertPart({ availableQty: 5000 });
+    // Each first read is a miss the route answers (and caches); the second is the cache's.
+    for (const path of [
+      '/parts?page=1&limit=5&sort=name',
+      `/parts/${id}`,
+      `/parts/${id.toUpperCase()}`,
+      '/review?page=1',
+    ]) {
+      const first = await call(t.base, 'GET', path, { headers: origin });
+      const second = await call(t.base, 'GET', path, { headers: origin });
+      expect(first.status).toBe(200);
+      expect(answerOf(second)).toEqual(answerOf(first));
+      expect(second.headers.get('access-control-allow-origin')).toBe(origin.origin);
+      const etag = second.headers.get('etag') ?? '';
+      const revalidated = await call(t.base, 'GET', path, { headers: { ...origin, 'if-none-match': etag } });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.text).toBe('');
+    }
+    // A refused query on a cached path is still the route's 400.
+    const refused = await call(t.base, 'GET', '/parts?page=0');
+    expect(refused.status).toBe(400);
+    expect((await call<Part>(t.base, 'GET', `/parts/${id}`)).body.availableQty).toBe(5000);
+  });
+
+  it('counts cached answers against the listing limit like any other', async () => {
+    // 12 a minute from this address; the test above used 7 of them (the part reads are not counted).
+    const results: number[] = [];
+    for (let i = 0; i < 8; i++)
+      results.push((await call(t.base, 'GET', '/parts?page=1&limit=5&sort=name')).status);
+    expect(results).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+  });
+});
