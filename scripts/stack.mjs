@@ -201,9 +201,10 @@ export async function startStack(p, { quiet = false, build = true, env = process
   await exec('node', [path.join(ROOT, 'api', 'dist', 'seed-cli.js')], { env: apiEnv });
 
   log('api', `starting the API on :${p.api}…`);
-  // A 128 MB heap keeps peak RSS under load at ~145 MB (measured in bench/api) instead of 210–270 MB
-  // of uncollected garbage; the catalogue cache of 10,000 parts needs a few MB.
-  const api = run('api', 'node', ['--max-old-space-size=128', path.join(ROOT, 'api', 'dist', 'server.js')], {
+  // The image's heap limits (deploy/api.Dockerfile): peak RSS under 200 MB at 10,000 parts and
+  // 50,000 orders (bench/api), where V8's defaults grow it with garbage not yet collected.
+  const nodeArgs = ['--max-old-space-size=128', '--max-semi-space-size=8'];
+  const api = run('api', 'node', [...nodeArgs, path.join(ROOT, 'api', 'dist', 'server.js')], {
     // Development mode on the loopback interface only: this stack runs the auth emulator and
     // stripe-mock, which a production API refuses (api/src/lib/env.ts, productionProblems).
     env: {

@@ -2,21 +2,24 @@ import type { Middleware } from 'koa';
 import { AppError } from '../lib/app-error';
 import type { Env } from '../lib/env';
 import { bearer, verifyApiToken } from '../lib/tokens';
-import { loadCaller } from '../users/service';
+import { callersFor } from '../users/callers';
 import type { AppState, Caller } from './context';
 import { documented } from './openapi';
 
 /**
  * Requires our API token and an account that still accepts it; sets ctx.state.caller from the
- * database (one exact `_id` read), so a sign-out or a role change counts from the next request.
+ * database (one exact `_id` read, kept a few seconds on the embedded database and dropped by any
+ * write to the account: users/callers.ts), so a sign-out or a role change counts from the next
+ * request.
  */
 export function signedIn(env: Env): Middleware<AppState> {
+  const callers = callersFor(env);
   return documented<Middleware<AppState>>(
     async (ctx, next) => {
       const token = bearer(ctx.get('authorization'));
       if (!token) throw AppError.unauthenticated();
       const { uid, epoch } = verifyApiToken(env, token);
-      const caller = await loadCaller(uid);
+      const caller = await callers.load(uid);
       if (!caller) throw AppError.unauthenticated('This account no longer exists; sign in again.');
       if (caller.sessionEpoch !== epoch) throw AppError.unauthenticated('You signed out; sign in again.');
       ctx.state.caller = { uid: caller.uid, email: caller.email, name: caller.name, admin: caller.admin };

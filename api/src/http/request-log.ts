@@ -17,29 +17,45 @@ export function loggableUrl(url: string): string {
   return redacted.length > MAX_LOGGED_URL ? `${redacted.slice(0, MAX_LOGGED_URL)}…` : redacted;
 }
 
-/** Gives every request an id (echoed in X-Request-Id) and logs one line when it ends. */
+/**
+ * Gives every request an id (echoed in X-Request-Id) and logs one line when it ends. The child
+ * logger carrying the id is made only when something logs, and the line only when its level is
+ * on: at `warn` a cached catalogue read logs nothing, and those two steps were a tenth of its time.
+ */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ reqId: requestId });
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (log ??= logger.child({ reqId: requestId })),
+      enumerable: true,
+      configurable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = {
-        method: ctx.method,
-        url: loggableUrl(ctx.url),
-        status: ctx.status,
-        ms: Math.round(ms * 10) / 10,
-      };
       // 503 is an expected state (database away), not a bug: warn, not error.
-      if (ctx.status === 503) ctx.state.log.warn(line, 'request refused: service unavailable');
-      else if (ctx.status >= 500) ctx.state.log.error(line, 'request failed');
-      else ctx.state.log.info(line, 'request');
+      const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
+      if (logger.isLevelEnabled(level)) {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const line = {
+          method: ctx.method,
+          url: loggableUrl(ctx.url),
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+        };
+        const message =
+          level === 'warn'
+            ? 'request refused: service unavailable'
+            : level === 'error'
+              ? 'request failed'
+              : 'request';
+        ctx.state.log[level](line, message);
+      }
     }
   };
 }

@@ -21,18 +21,19 @@ const FULL_EXPIRY_SCAN_MS = 60 * 60_000;
  * for an order written behind the API's back, which no hook saw.
  */
 async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]> {
-  if (!rules.adminTimeline) {
-    return OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
+  const byQuery = () =>
+    OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
       OrderDoc[]
     >();
-  }
+  if (!rules.adminTimeline) return byQuery();
   const timeline = orderTimeline();
   // Read once if the list is not yet (the server reads it at start); a list read from the whole
   // collection within the hour is as good as a full scan.
   await timeline.warm();
   if (Date.now() - timeline.loadedAt >= FULL_EXPIRY_SCAN_MS) await timeline.refresh();
   const candidates = timeline.dueCandidates(cutoff);
-  if (!candidates) return [];
+  // Dropped again meanwhile by a write the hooks could not narrow down: ask the database.
+  if (!candidates) return byQuery();
   const due: OrderDoc[] = [];
   const notDue: string[] = [];
   for (let i = 0; i < candidates.ids.length; i += 500) {

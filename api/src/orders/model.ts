@@ -157,8 +157,8 @@ orderSchema.post(
 export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.ObjectId };
 
 /**
- * What an order's answer is made of (orders/service.ts `toOrder`) and whether it is listed: the
- * part of an order the admin's in-memory list keeps (orders/timeline.ts), ids as strings.
+ * What an order's answer is made of (orders/service.ts `toOrder`), whether it is listed and whose
+ * it is: the part of an order the admin's in-memory list keeps (orders/timeline.ts), ids as strings.
  */
 export type OrderRow = Pick<
   OrderDoc,
@@ -172,6 +172,7 @@ export type OrderRow = Pick<
   | 'status'
   | 'createdAt'
   | 'hold'
+  | 'uid'
 > & { _id: unknown; partsId: unknown };
 export const OrderModel = model('Order', orderSchema);
 

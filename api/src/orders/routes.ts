@@ -129,8 +129,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
     auth,
     validate({ params: orderIdParams }),
     async (ctx) => {
-      const doc = await orders.getOrderFor(callerOf(ctx.state), ctx.state.input.params.id);
-      ctx.body = orders.toOrder(doc, rules);
+      ctx.body = await orders.orderAnswerFor(callerOf(ctx.state), ctx.state.input.params.id, rules);
     },
   );
 

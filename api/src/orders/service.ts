@@ -334,6 +334,18 @@ export function customerListsReady(): Promise<void> {
   return listsReady;
 }
 
+/**
+ * GET /order/:id's answer: from the admin's in-memory list where it keeps the order
+ * (orders/timeline.ts, on the embedded database), else from the database; the same checks.
+ */
+export async function orderAnswerFor(caller: Caller, id: string, rules: OrderRules): Promise<Order> {
+  const row = rules.adminTimeline ? orderTimeline().row(id) : undefined;
+  if (!row) return toOrder(await getOrderFor(caller, id), rules);
+  if (row.uid !== caller.uid && !caller.admin)
+    throw AppError.forbidden('This order belongs to someone else.');
+  return toOrder(row, rules);
+}
+
 /** Loads an order the caller may see: their own, or any order for an admin. */
 export async function getOrderFor(
   caller: Caller,

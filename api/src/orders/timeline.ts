@@ -20,20 +20,36 @@ const MAX_ROWS = 60_000;
 /** Orders per batch of the whole-collection read. */
 const LOAD_BATCH = 500;
 
+/**
+ * One copy of each repeated text of the rows (part ids and names, customers' emails and names,
+ * statuses): 50,000 orders hold a few thousand distinct ones, so the rows take about half the
+ * memory. Emptied when full, which only costs copies.
+ */
+const texts = new Map<string, string>();
+function shared<T extends string | null | undefined>(text: T): T {
+  if (typeof text !== 'string') return text;
+  const kept = texts.get(text);
+  if (kept !== undefined) return kept as T;
+  if (texts.size >= 50_000) texts.clear();
+  texts.set(text, text);
+  return text;
+}
+
 /** An order's row: what its answer needs, ids as strings (an ObjectId costs ten times more). */
-function rowOf(doc: OrderDoc): OrderRow {
+function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
   const row: OrderRow = {
-    _id: String(doc._id),
-    partsId: String(doc.partsId),
-    Parts: doc.Parts,
-    user: doc.user,
-    userName: doc.userName,
+    _id: id,
+    partsId: shared(String(doc.partsId)),
+    Parts: shared(doc.Parts),
+    user: shared(doc.user),
+    userName: shared(doc.userName),
     qty: doc.qty,
     priceCents: doc.priceCents,
     paid: doc.paid,
-    status: doc.status,
+    status: shared(doc.status),
     createdAt: doc.createdAt,
-    hold: doc.hold,
+    hold: shared(doc.hold),
+    uid: shared(doc.uid),
   };
   if (doc.transactionId) row.transactionId = doc.transactionId;
   return row;
@@ -95,14 +111,16 @@ export class OrderTimeline {
 
   private apply(change: OrderChange): void {
     this.version++;
+    // Rows are keyed as ObjectIds print (lower case); a filter may have spelled the id otherwise.
+    const rowId = change.kind === 'unknown' ? '' : change.id.toLowerCase();
     if (change.kind === 'unknown') this.rows.clear();
     else {
       this.touched.set(change.id, this.version);
-      this.rows.delete(change.id);
+      this.rows.delete(rowId);
     }
     for (const read of this.reads) {
       if (change.kind === 'unknown') read.all = true;
-      else read.ids.add(change.id);
+      else read.ids.add(rowId);
     }
     this.duringLoad?.push(change);
     if (!this.entries) return;
@@ -212,7 +230,7 @@ export class OrderTimeline {
         if (doc.paid === false && doc.status === 'pending') open.add(id);
         // Straight into the kept rows (no second copy of 50,000 of them at once); those of orders
         // changed meanwhile are dropped below. Read oldest first, so the newest stay when full.
-        this.rows.set(id, rowOf(doc));
+        this.rows.set(id, rowOf(doc, id));
       }
     } catch (err) {
       this.duringLoad = null;
@@ -240,6 +258,11 @@ export class OrderTimeline {
     return entries;
   }
 
+  /** A listed order's row, if it is kept (GET /order/:id answers from it). */
+  row(id: string): OrderRow | undefined {
+    return this.entries ? this.rows.get(id.toLowerCase()) : undefined;
+  }
+
   /** One page of the listed orders, newest first, and how many there are. */
   async page(page: number, limit: number): Promise<{ docs: OrderRow[]; total: number }> {
     // A few rounds at most: each drops what it found gone; a last short page is still correct.
@@ -258,7 +281,7 @@ export class OrderTimeline {
         try {
           for (const doc of await OrderModel.find({ _id: { $in: missing } }).lean<OrderDoc[]>()) {
             const id = String(doc._id);
-            const row = rowOf(doc);
+            const row = rowOf(doc, id);
             found.set(id, row);
             // Kept only if nothing changed the order while it was being read.
             if (isListed(row.hold) && !read.all && !read.ids.has(id)) this.rows.set(id, row);

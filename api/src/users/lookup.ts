@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Env } from '../lib/env';
 import { UserModel, userWrites, type UserDoc } from './model';
 
@@ -73,11 +74,15 @@ export class MemoryUserLookup implements UserLookup {
 
   /** Pages read since the last write, so admins paging an unchanged list read nothing again. */
   private pages = new Map<string, { docs: StoredUser[]; total: number }>();
+  /** Records read by `_id` (2,000 accounts are ≈ 1 MB), dropped by a write to them. */
+  private records = new LRUCache<string, StoredUser>({ max: 20_000 });
   /** Page reads running now: admins asking for the same page at once share one read. */
   private reading = new Map<string, Promise<{ docs: StoredUser[]; total: number }>>();
 
   constructor() {
-    userWrites.subscribe(() => {
+    userWrites.subscribe((scope) => {
+      if (scope === 'all') this.records.clear();
+      else for (const id of scope.ids) this.records.delete(id);
       this.entries = null;
       this.pages.clear();
       this.reading.clear();
@@ -107,14 +112,29 @@ export class MemoryUserLookup implements UserLookup {
     return loading;
   }
 
-  /** The records with these `_id`s, in that order (one read; no casting, older ids are ObjectIds). */
+  /**
+   * The records with these `_id`s, in that order: those kept from an earlier read, the rest in
+   * one read (no casting: older ids are ObjectIds), kept unless a write overtook it.
+   */
   private async read(ids: unknown[]): Promise<StoredUser[]> {
-    if (ids.length === 0) return [];
-    const docs = (await UserModel.collection
-      .find({ _id: { $in: ids as never[] } })
-      .toArray()) as unknown as StoredUser[];
-    const byId = new Map(docs.map((d) => [String(d._id), d]));
-    return ids.map((id) => byId.get(String(id))).filter((d): d is StoredUser => d !== undefined);
+    const found = new Map<string, StoredUser>();
+    const missing: unknown[] = [];
+    for (const id of ids) {
+      const kept = this.records.get(String(id));
+      if (kept) found.set(String(id), kept);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const version = this.version;
+      const docs = (await UserModel.collection
+        .find({ _id: { $in: missing as never[] } })
+        .toArray()) as unknown as StoredUser[];
+      for (const doc of docs) {
+        found.set(String(doc._id), doc);
+        if (version === this.version) this.records.set(String(doc._id), doc);
+      }
+    }
+    return ids.map((id) => found.get(String(id))).filter((d): d is StoredUser => d !== undefined);
   }
 
   async byEmail(email: string): Promise<StoredUser | null> {

@@ -30,8 +30,14 @@ const userSchema = new Schema(
 // Lookups by email, and the admin's list by email (with the `_id` tie-break of a stable page).
 userSchema.index({ email: 1, _id: 1 });
 
-/** Every write to the users, for what is kept in memory about them (users/lookup.ts). */
-export const userWrites = writeFeed(userSchema);
+/**
+ * Every write to the users, for what is kept in memory about them (users/lookup.ts,
+ * users/callers.ts): a write naming one `_id` changed that record only (an upsert too), any
+ * other write may have changed any record.
+ */
+export const userWrites = writeFeed(userSchema, ({ filter }) =>
+  typeof filter._id === 'string' ? { ids: [filter._id] } : 'all',
+);
 
 export type UserDoc = InferSchemaType<typeof userSchema>;
 export const UserModel = model('User', userSchema);

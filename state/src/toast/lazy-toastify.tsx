@@ -12,7 +12,6 @@
 import { useEffect, useState } from 'react';
 import type { Id, ToastContainerProps, ToastContent, ToastOptions, toast as realToast } from 'react-toastify';
 import type * as Real from 'react-toastify/unstyled';
-import { injectStyles } from '../styles';
 
 type Toastify = typeof Real;
 type Toast = typeof realToast;
@@ -26,7 +25,10 @@ function load(): Promise<Toastify> {
   loading ??= Promise.all([
     import(/* webpackChunkName: "react-toastify" */ 'react-toastify/unstyled'),
     import(/* webpackChunkName: "react-toastify" */ 'react-toastify/ReactToastify.css'),
-  ]).then(([real, css]) => {
+    // With the library, not in this facade: the facade is a shared module of its own, so a
+    // static import would put a second copy of the style helper on every first load.
+    import(/* webpackChunkName: "react-toastify" */ '../styles'),
+  ]).then(([real, css, { injectStyles }]) => {
     injectStyles('react-toastify', css.default);
     lib = real;
     for (const notify of waiting) notify(real);
