@@ -1,5 +1,15 @@
 import type { AppContext } from '../http/context';
 
+/** The last page of `total` items, `limit` a page (1 for an empty list). */
+export const lastPageOf = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+
+/**
+ * The page a cache keeps `page` under: itself, or for any page past the end the one right after
+ * the last, so random deep page numbers all share one empty answer.
+ */
+export const keptPageOf = (page: number, total: number, limit: number) =>
+  Math.min(page, lastPageOf(total, limit) + 1);
+
 /**
  * X-Total-Count and an RFC 8288 Link header (first, prev, next, last) for a paged list: the
  * request's own URL with `page` and `limit` set in place. The query is parsed and written once
@@ -18,7 +28,7 @@ export function pageHeaders(
   page: number,
   limit: number,
 ): { 'X-Total-Count': string; Link: string } {
-  const last = Math.max(1, Math.ceil(total / limit));
+  const last = lastPageOf(total, limit);
   const params = new URLSearchParams(querystring);
   params.set('page', '1');
   params.set('limit', String(limit));

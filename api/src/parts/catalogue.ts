@@ -2,6 +2,7 @@ import type { Part, PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
 import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from '../lib/env';
+import { keptPageOf } from '../lib/paging';
 import type { WriteScope } from '../lib/write-feed';
 import { PartModel, partWrites, type PartDoc } from './model';
 import {
@@ -128,7 +129,7 @@ export class PartCatalogue extends CatalogCache {
     // pages past the end are one shared empty page, so random deep pages cannot each make an entry.
     if (page > 1 && !this.has(key)) {
       const { total } = await this.listAnswer({ ...query, page: 1 });
-      page = Math.min(page, Math.max(1, Math.ceil(total / query.limit)) + 1);
+      page = keptPageOf(page, total, query.limit);
       key = `list:${page}:${query.limit}:${filters}`;
     }
     return this.get(key, async () => {

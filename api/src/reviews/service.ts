@@ -2,6 +2,7 @@ import { oneCleanLine, type Review, type ReviewInput } from '@motoparts/contract
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
+import { keptPageOf } from '../lib/paging';
 import { ReviewModel, reviewWrites, type ReviewDoc } from './model';
 
 /** Shown for an author who has no display name: their email is never published instead. */
@@ -84,8 +85,7 @@ export class ReviewPages {
   peek(page: number, limit: number): CachedJson | undefined {
     const count = this.cache.peek('count');
     if (!count) return undefined;
-    const servedPage = Math.min(page, Math.max(1, Math.ceil(count.total / limit)) + 1);
-    return this.cache.peek(`list:${servedPage}:${limit}`);
+    return this.cache.peek(`list:${keptPageOf(page, count.total, limit)}:${limit}`);
   }
 
   async page(page: number, limit: number): Promise<CachedJson> {
@@ -95,8 +95,7 @@ export class ReviewPages {
       value: null,
       total: await countReviews(),
     }));
-    const lastPage = Math.max(1, Math.ceil(total / limit));
-    const servedPage = Math.min(page, lastPage + 1);
+    const servedPage = keptPageOf(page, total, limit);
     return this.cache.get(`list:${servedPage}:${limit}`, async () => {
       const { items, total } = await listReviews(servedPage, limit);
       return { value: items, total };
