@@ -28,6 +28,7 @@ module.exports = function jestConfig(dir) {
       '^@motoparts/contracts/messages$': src('contracts', 'messages.ts'),
       '^@motoparts/contracts$': src('contracts', 'index.ts'),
       '^@motoparts/state/standalone$': src('state', 'standalone.tsx'),
+      '^@motoparts/state/frame$': src('state', 'frame.ts'),
       '^@motoparts/state$': src('state', 'index.ts'),
     },
     testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },

@@ -10,7 +10,10 @@ import { expect, test, type Page, type Response } from '@playwright/test';
  */
 const KB = 1024;
 const BUDGET = {
-  totalJs: 165 * KB, // all JavaScript of a cold `/`, gzip -9 per file (measured 163.0 KB)
+  // What a cold `/` loads until its first screen is the app's own (the page-rendered mark), gzip
+  // -9 per file: the first-load JavaScript the original application had (measured 125.6 KB).
+  firstLoadJs: 125.6 * KB,
+  totalJs: 170 * KB, // and with what the page then loads while idle (measured 168.2 KB)
   remoteEntry: 30 * KB, // each remoteEntry.js
   routeChunk: 60 * KB, // each chunk of application code (route / page chunks)
 };
@@ -23,8 +26,12 @@ const HASHED = /\.[0-9a-f]{8,}\.js$/;
 
 type Kind = 'shell' | 'remoteEntry' | 'shared' | 'chunk';
 interface Script {
-  /** `load`: the cold load of the first viewport; `scroll`: fetched once the visitor scrolls down. */
-  phase: 'load' | 'scroll';
+  /**
+   * `load`: requested before the home page's first screen was rendered by the app; `idle`: what
+   * the page then fetched by itself (the lower sections and the store); `scroll`: fetched once
+   * the visitor scrolls down.
+   */
+  phase: 'load' | 'idle' | 'scroll';
   url: string;
   file: string;
   gzip: number;
@@ -67,21 +74,27 @@ async function kindOf(url: string, dirs: Map<string, string>, shellOrigin: strin
 }
 
 function table(scripts: Script[]) {
-  const rows = [...scripts].sort((a, b) => a.phase.localeCompare(b.phase) || b.gzip - a.gzip);
+  const order: Script['phase'][] = ['load', 'idle', 'scroll'];
+  const rows = [...scripts].sort(
+    (a, b) => order.indexOf(a.phase) - order.indexOf(b.phase) || b.gzip - a.gzip,
+  );
   const sum = (phase: Script['phase']) =>
     rows.filter((s) => s.phase === phase).reduce((n, s) => n + s.gzip, 0);
-  const total = sum('load');
+  const firstLoad = sum('load');
+  const total = firstLoad + sum('idle');
   const width = Math.max(...rows.map((s) => s.file.length), 10);
   const lines = [
     `${'file'.padEnd(width)}  ${'gzip B'.padStart(8)}  ${'kind'.padEnd(11)}  phase`,
     ...rows.map(
       (s) => `${s.file.padEnd(width)}  ${String(s.gzip).padStart(8)}  ${s.kind.padEnd(11)}  ${s.phase}`,
     ),
-    `${'TOTAL cold load'.padEnd(width)}  ${String(total).padStart(8)}  (${(total / KB).toFixed(1)} KB, ` +
-      `${rows.filter((s) => s.phase === 'load').length} files)`,
+    `${'FIRST LOAD'.padEnd(width)}  ${String(firstLoad).padStart(8)}  (${(firstLoad / KB).toFixed(1)} KB, ` +
+      `${rows.filter((s) => s.phase === 'load').length} files, until the first screen was rendered)`,
+    `${'+ loaded while idle'.padEnd(width)}  ${String(sum('idle')).padStart(8)}  (cold load ` +
+      `${(total / KB).toFixed(1)} KB)`,
     `${'+ after scrolling'.padEnd(width)}  ${String(sum('scroll')).padStart(8)}  (below-the-fold surfaces)`,
   ];
-  return { total, text: lines.join('\n') };
+  return { firstLoad, total, text: lines.join('\n') };
 }
 
 test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache headers, CLS 0', async ({
@@ -124,6 +137,13 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
   await expect(page.getByTestId('part-card').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   const coldLoad = responses.length;
+  // When the app had rendered the home page's first screen (shell/src/remotes/remote-view.tsx),
+  // on the clock of Playwright's request timings (ms since the epoch).
+  const renderedAt = await page.evaluate(() => {
+    const mark = performance.getEntriesByName('motoparts:page-rendered')[0];
+    return mark ? performance.timeOrigin + mark.startTime : null;
+  });
+  expect(renderedAt, 'the home page marked its first render').not.toBeNull();
   // Below-the-fold content (lazy images, testimonials, the auth remote's login card) loads and
   // lays out too: CLS covers it, the cold-load budget does not.
   await page.evaluate(async () => {
@@ -145,7 +165,7 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
     const body = raw.toString('utf8');
     const { host, pathname } = new URL(r.url());
     scripts.push({
-      phase: i < coldLoad ? 'load' : 'scroll',
+      phase: i >= coldLoad ? 'scroll' : r.request().timing().startTime < (renderedAt ?? 0) ? 'load' : 'idle',
       url: r.url(),
       file: `${host}${pathname}`,
       gzip: gzipSync(raw, { level: 9 }).length,
@@ -154,10 +174,10 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
       headers: await r.allHeaders(),
     });
   }
-  const { total, text } = table(scripts);
+  const { firstLoad, total, text } = table(scripts);
   console.log(`\nJavaScript of a cold ${shellOrigin}/ (gzip -9 per file):\n${text}\n`);
   await testInfo.attach('js-sizes.txt', { body: text, contentType: 'text/plain' });
-  const cold = scripts.filter((s) => s.phase === 'load');
+  const cold = scripts.filter((s) => s.phase !== 'scroll');
 
   expect(cold.length, 'scripts were loaded').toBeGreaterThan(0);
   expect(
@@ -166,7 +186,20 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
   ).toBe(true);
 
   // Sizes of the cold load; the per-file caps hold for whatever scrolling fetches too.
+  expect(firstLoad, `JS before the first screen ≤ ${BUDGET.firstLoadJs} B gzip`).toBeLessThanOrEqual(
+    BUDGET.firstLoadJs,
+  );
   expect(total, `all JS of a cold / ≤ ${BUDGET.totalJs} B gzip`).toBeLessThanOrEqual(BUDGET.totalJs);
+  // What the first screen does not need comes after it: the store (Redux Toolkit) and the
+  // sections below it.
+  expect(
+    scripts.filter((s) => s.phase === 'load').some((s) => s.body.includes('Minified Redux Toolkit error')),
+    'Redux Toolkit is not part of the first load',
+  ).toBe(false);
+  expect(
+    scripts.some((s) => s.phase === 'idle'),
+    'the page loaded the rest of itself after its first screen',
+  ).toBe(true);
   for (const s of scripts.filter((x) => x.kind === 'remoteEntry')) {
     expect(s.gzip, `${s.file} ≤ ${BUDGET.remoteEntry} B gzip`).toBeLessThanOrEqual(BUDGET.remoteEntry);
   }

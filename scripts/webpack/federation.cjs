@@ -25,6 +25,11 @@ function federation({ name, exposes, pkg }, kind) {
     filename: 'remoteEntry.js',
     exposes: kind === 'remote' ? exposes : {},
     shared: sharedSingletons(pkg),
+    // The shell's copies, registered first, stay the ones every remote uses, even when the shell
+    // loads a package only after a remote has registered its own (the store, after the home
+    // page's first screen). With the default, a later registration of the same version could take
+    // the slot, and sharing would fetch every remote's remoteEntry.js to compare versions.
+    shareStrategy: 'loaded-first',
     dts: false,
     manifest: false,
     // The shell hands its runtime to every remote (globalThis._FEDERATION_RUNTIME_CORE). This is

@@ -82,6 +82,8 @@ function sharedSingletons(pkg) {
     '@reduxjs/toolkit': slimmed('@reduxjs/toolkit', deps['@reduxjs/toolkit']),
     '@reduxjs/toolkit/query/react': slimmed('@reduxjs/toolkit/query/react', deps['@reduxjs/toolkit']),
     '@motoparts/state': single(deps['@motoparts/state']),
+    // Its Redux-free half, which a first screen imports without loading Redux (state/src/frame.ts).
+    '@motoparts/state/frame': single(deps['@motoparts/state']),
     'react-toastify': slimmed('react-toastify', deps['react-toastify']),
   };
 }

@@ -10,7 +10,8 @@ import {
 import { TAG_TYPES } from './cache-tags';
 import { getConfig } from './runtime-config';
 import type { SessionThunkExtra } from './session/contract';
-import { selectToken, signedOut } from './session/slice';
+import { signedOut } from './session/slice';
+import { selectToken } from './session/state';
 import type { AppDispatch, RootState } from './store';
 
 export interface ApiExtraOptions {

@@ -18,4 +18,10 @@ export interface RemoteRoute {
    * (GET /parts/:id, and the part's photo). The page reads it from the shared cache as usual.
    */
   prefetch?: { part: string };
+  /**
+   * The page's module renders its first screen without the store, and asks for the store
+   * (`requireStore`) for the rest: the shell then shows it before Redux has loaded. Every other
+   * page renders once the store is there.
+   */
+  firstScreen?: boolean;
 }

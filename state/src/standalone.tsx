@@ -12,6 +12,7 @@ import { ScrollRestoration } from './scroll-restoration';
 import type { LoadSessionModule } from './session/contract';
 import { restoreRequested } from './session/slice';
 import { makeStore } from './store';
+import { provideStore } from './store-ready';
 
 /** The shell's shared stylesheet (design tokens, .btn, .card …), which the shell inlines. */
 function linkSiteStyles(shellUrl: string | undefined): void {
@@ -40,6 +41,7 @@ export async function mountStandalone(
   linkSiteStyles(config.shellUrl);
   const store = makeStore({ loadSessionModule });
   store.dispatch(restoreRequested());
+  provideStore(store);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing');
   createRoot(container).render(

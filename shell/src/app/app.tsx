@@ -1,14 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import {
-  assetUrl,
-  catalogApi,
-  ScrollRestoration,
-  selectAuthStatus,
-  useAppDispatch,
-  useAppSelector,
-} from '@motoparts/state';
+import { requireStore, ScrollRestoration } from '@motoparts/state/frame';
 import { Footer } from '../components/footer';
 import { NotFound } from '../components/not-found';
 import { TopBar } from '../components/top-bar';
@@ -22,42 +15,25 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** docs/product.md: Loading... while auth resolves; signed-out visitors go to /login and come back. */
-export function RequireAuth({ children }: { children: ReactNode }) {
-  const status = useAppSelector(selectAuthStatus);
-  const location = useLocation();
-  if (status === 'loading') return <p className="page-loading">Loading...</p>;
-  if (status === 'signedOut') return <Navigate to="/login" replace state={{ from: location }} />;
-  return <>{children}</>;
-}
-
-/**
- * Starts the request for the data a page declares (RemoteRoute.prefetch) when its route matches,
- * in parallel with the remote's code, and fetches the part's photo as soon as the part is known:
- * on a cold load the page then renders with both already here instead of asking for them after
- * its chunk has arrived.
- */
-function usePrefetch(page: PageRoute) {
-  const params = useParams();
-  const dispatch = useAppDispatch();
-  const partId = page.prefetch ? params[page.prefetch.part] : undefined;
-  useEffect(() => {
-    if (!partId) return;
-    const request = dispatch(catalogApi.endpoints.getPart.initiate(partId));
-    request.unwrap().then(
-      (part) => {
-        new Image().src = assetUrl(part.img);
-      },
-      () => undefined, // the page shows the error when it asks
-    );
-    return () => request.unsubscribe();
-  }, [dispatch, partId]);
-}
+/** The store's half of a page (its guard and early data request), once the store is there. */
+const StorePage = lazy(async () => {
+  const [{ StorePage: page }] = await Promise.all([import('./store'), requireStore()]);
+  return { default: page };
+});
 
 function Page({ page }: { page: PageRoute }) {
-  usePrefetch(page);
   const view = <RemoteView remote={page.remote} module={page.module} />;
-  return <Titled title={page.title}>{page.protected ? <RequireAuth>{view}</RequireAuth> : view}</Titled>;
+  return (
+    <Titled title={page.title}>
+      {page.firstScreen ? (
+        view
+      ) : (
+        <Suspense fallback={<p className="page-loading">Loading...</p>}>
+          <StorePage page={page}>{view}</StorePage>
+        </Suspense>
+      )}
+    </Titled>
+  );
 }
 
 export function App() {

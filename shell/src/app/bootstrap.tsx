@@ -1,28 +1,35 @@
 import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
-import { loadConfig, makeStore, restoreRequested, setRemoteLoader } from '@motoparts/state';
+import { matchPath } from 'react-router-dom';
+import { loadConfig, requireStore, setRemoteLoader, setStoreLoader } from '@motoparts/state/frame';
 import { capturePrerendered } from '../first-screen/prerendered';
 import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
 import { App } from './app';
+import { PAGES } from './routes';
+
+/** Whether the page at `pathname` renders its first screen without the store (the home page). */
+const rendersWithoutStore = (pathname: string) =>
+  PAGES.some((page) => page.firstScreen && matchPath(page.path, pathname));
 
 async function main() {
   // Before React replaces index.html's static first screen (the shell's styles are in its <head>).
   capturePrerendered();
-  const config = await loadConfig();
-  registerFromConfig(config);
-  // Remotes that embed another remote's module (home → login card) load it through the shell.
-  setRemoteLoader(loadExposed);
-  const store = makeStore({ loadSessionModule });
-  // Within this dispatch a valid stored session is already signed in: the first render paints
-  // the signed-in top bar without loading the auth remote or Firebase.
-  store.dispatch(restoreRequested());
+  const configured = loadConfig().then((config) => {
+    registerFromConfig(config);
+    // Remotes that embed another remote's module (home → login card) load it through the shell.
+    setRemoteLoader(loadExposed);
+  });
+  // The top bar reads the stored session from the first render (useSession); the store (Redux
+  // Toolkit, RTK Query, the session listeners) comes when a page asks for it, or here before the
+  // first render for every page but the home page. It is made once the remotes are registered:
+  // its start-up may ask the auth remote to renew a remembered session.
+  setStoreLoader(async () => {
+    const [{ createStore }] = await Promise.all([import('./store'), configured]);
+    return createStore(loadSessionModule);
+  });
+  await Promise.all([configured, rendersWithoutStore(location.pathname) ? null : requireStore()]);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing from index.html');
-  createRoot(container).render(
-    <Provider store={store}>
-      <App />
-    </Provider>,
-  );
+  createRoot(container).render(<App />);
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
-import { selectAuth, signOutRequested, useAppDispatch, useAppSelector } from '@motoparts/state';
+import { requireStore, useSession } from '@motoparts/state/frame';
 
 const DEFAULT_AVATAR = '/images/avatar-default.svg';
 
@@ -8,7 +8,6 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
   const [open, setOpen] = useState(false);
   const [imgSrc, setImgSrc] = useState(photo || DEFAULT_AVATAR);
   const ref = useRef<HTMLDivElement>(null);
-  const dispatch = useAppDispatch();
   const navigate = useNavigate();
 
   useEffect(() => setImgSrc(photo || DEFAULT_AVATAR), [photo]);
@@ -31,7 +30,10 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
     setOpen(false);
     // The session listeners have the auth remote end the API and Firebase sessions (or, with
     // the auth remote down, end ours alone); the top bar changes once that is done.
-    dispatch(signOutRequested());
+    // On the home page the store may still be loading: the request waits for it.
+    void Promise.all([import('../app/store'), requireStore()]).then(([{ requestSignOut }, store]) =>
+      requestSignOut(store),
+    );
     navigate('/');
   };
 
@@ -63,7 +65,7 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
 }
 
 export function TopBar() {
-  const auth = useAppSelector(selectAuth);
+  const auth = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const close = () => setMenuOpen(false);
   const signedIn = auth.status === 'signedIn' && auth.user;

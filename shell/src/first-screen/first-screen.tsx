@@ -1,7 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
-import { EARLY_CONFIG_KEY, makeStore, SESSION_USER_KEY } from '@motoparts/state';
+import { EARLY_CONFIG_KEY, SESSION_USER_KEY } from '@motoparts/state/frame';
 import { PAGES } from '../app/routes';
 import { TopBar } from '../components/top-bar';
 import shellCss from '../styles/shell.css';
@@ -62,11 +61,9 @@ export default function firstScreen(): { head: string; root: string } {
     `html[data-session] .${FIRST_SCREEN_CLASS} a[href="/login"]{visibility:hidden}`;
 
   const topBar = renderToStaticMarkup(
-    <Provider store={makeStore()}>
-      <MemoryRouter>
-        <TopBar />
-      </MemoryRouter>
-    </Provider>,
+    <MemoryRouter>
+      <TopBar />
+    </MemoryRouter>,
   );
   return {
     head: `<style id="shell-styles">${shellCss}${firstScreenCss}</style><script>${flags}</script>`,

@@ -1,5 +1,6 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RemoteName, RuntimeConfig, SessionModule } from '@motoparts/state';
+import type { SessionModule } from '@motoparts/state';
+import type { RemoteName, RuntimeConfig } from '@motoparts/state/frame';
 
 export type { RemoteName };
 

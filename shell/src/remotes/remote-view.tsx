@@ -1,5 +1,5 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { RemoteBoundary } from '@motoparts/state';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { RemoteBoundary } from '@motoparts/state/frame';
 import { PrerenderedView, prerenderedHtml } from '../first-screen/prerendered';
 import { loadExposed, REMOTES, reRegister, type RemoteName } from './registry';
 
@@ -15,6 +15,20 @@ function makeLazy(remote: RemoteName, module: string) {
 }
 
 const cache = new Map<string, ReturnType<typeof makeLazy>>();
+
+/**
+ * Marks (performance.mark) each time a remote's page has rendered in place of its loading state:
+ * on a cold load, the moment its first screen is the page's own and answers input. The budgets
+ * test and bench/web split what loads before it from what a page defers until after it.
+ */
+export const PAGE_RENDERED_MARK = 'motoparts:page-rendered';
+
+function Rendered() {
+  useEffect(() => {
+    performance.mark(PAGE_RENDERED_MARK);
+  }, []);
+  return null;
+}
 
 function Unavailable({ remote, retry }: { remote: RemoteName; retry: () => void }) {
   return (
@@ -55,6 +69,7 @@ export function RemoteView({ remote, module }: { remote: RemoteName; module: str
         }
       >
         <View />
+        <Rendered />
       </Suspense>
     </RemoteBoundary>
   );

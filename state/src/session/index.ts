@@ -11,21 +11,5 @@
  * Everyone else reads selectors and dispatches requests (`signOutRequested`); the listeners
  * (added by `makeStore`) keep localStorage in step and carry the requests out.
  */
-export {
-  profileRenamed,
-  restoreRequested,
-  selectAuth,
-  selectAuthStatus,
-  selectIsAdmin,
-  selectSessionUser,
-  selectToken,
-  signedIn,
-  signedOut,
-  signOutRequested,
-  type AuthStatus,
-  type Session,
-  type SessionState,
-  type SessionUser,
-} from './slice';
-export { ACCESS_TOKEN_KEY, readStoredSession, readTokenClaims, SESSION_USER_KEY } from './storage';
+export { profileRenamed, restoreRequested, signedIn, signedOut, signOutRequested } from './slice';
 export type { LoadSessionModule, SessionHost, SessionModule } from './contract';

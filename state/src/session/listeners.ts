@@ -6,13 +6,11 @@ import {
   profileRenamed,
   restoreFailed,
   restoreRequested,
-  selectAuthStatus,
-  selectSessionUser,
-  selectToken,
   signedIn,
   signedOut,
   signOutRequested,
 } from './slice';
+import { selectAuthStatus, selectSessionUser, selectToken } from './state';
 import {
   clearStoredSession,
   hasRememberedUser,

@@ -1,4 +1,4 @@
-import type { Session, SessionUser } from './slice';
+import type { Session, SessionUser } from './state';
 
 /**
  * The session as the browser remembers it between visits. Only the session listeners write or

@@ -1,10 +1,10 @@
-import type { RemoteRoute } from '@motoparts/state';
+import type { RemoteRoute } from '@motoparts/state/frame';
 
 /** The storefront's pages; `module` names its exposed module. The shell builds its router from this. */
 export const routes: RemoteRoute[] = [
-  { path: '/', title: 'Home', module: 'HomePage' },
-  { path: '/home', title: 'Home', module: 'HomePage' },
-  { path: '/purchase', title: 'Home', module: 'HomePage' },
+  { path: '/', title: 'Home', module: 'HomePage', firstScreen: true },
+  { path: '/home', title: 'Home', module: 'HomePage', firstScreen: true },
+  { path: '/purchase', title: 'Home', module: 'HomePage', firstScreen: true },
   { path: '/parts', title: 'Parts', module: 'CataloguePage' },
   { path: '/blogs', title: 'Blogs', module: 'BlogsPage' },
   { path: '/reviews', title: 'Reviews', module: 'ReviewsPage' },

@@ -1,9 +1,9 @@
-import { injectStyles } from '@motoparts/state';
+import { injectStyles } from '@motoparts/state/frame';
+import { HERO_STYLES_ID } from './first-screen';
 import heroCss from './hero.css';
 import css from './storefront.css';
 
-/** The id of the hero's style element; the prerendered first screen brings it already. */
-export const HERO_STYLES_ID = 'storefront-hero-styles';
+export { HERO_STYLES_ID };
 
 /** Injects the storefront's styles once; each page module calls it when it loads. */
 export function ensureStorefrontStyles(): void {

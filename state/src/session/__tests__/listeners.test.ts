@@ -7,13 +7,11 @@ import {
   profileRenamed,
   restoreFailed,
   restoreRequested,
-  selectAuth,
-  selectAuthStatus,
-  selectToken,
   signedIn,
   signedOut,
   signOutRequested,
 } from '../slice';
+import { selectAuth, selectAuthStatus, selectToken, startingSession } from '../state';
 import { jwt, MemoryStorage, rider } from './helpers';
 
 const probeApi = baseApi.injectEndpoints({
@@ -139,6 +137,29 @@ describe('restoreRequested (start-up)', () => {
     expect(selectAuthStatus(store.getState())).toBe('signedOut');
     expect(storage.getItem('accessToken')).toBe(expired);
     expect(storage.getItem('motoparts.sessionUser')).not.toBeNull();
+  });
+});
+
+describe('startingSession (the frame before the store loads)', () => {
+  it.each([
+    [
+      'a valid stored session',
+      () => storeSession(jwt({ email: rider.email, admin: true, exp: Date.now() / 1000 + 600 })),
+      'signedIn',
+    ],
+    ['nothing stored', () => undefined, 'signedOut'],
+    [
+      'a remembered user whose token expired',
+      () => storeSession(jwt({ email: rider.email, exp: 1 })),
+      'loading',
+    ],
+  ])('with %s, is the session the store starts with', (_case, arrange, status) => {
+    arrange();
+    const expected = startingSession();
+    expect(expected.status).toBe(status);
+    const store = makeStore({ loadSessionModule: () => new Promise<SessionModule>(() => undefined) });
+    store.dispatch(restoreRequested());
+    expect(selectAuth(store.getState())).toEqual(expected);
   });
 });
 

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import heroCss from '../../styles/hero.css';
-import { HERO_STYLES_ID } from '../../styles';
+import { HERO_STYLES_ID } from '../../styles/first-screen';
 import { HomeHero } from './components/home-hero';
 
 /**

@@ -1,18 +1,10 @@
 import { useGetPartsQuery } from '@motoparts/state';
 import { PartCard } from '../../../components/part-card';
+import { PartsSkeleton } from './parts-section';
 
 export function PartsGrid({ limit }: { limit?: number }) {
   const { data, isLoading, isError, refetch } = useGetPartsQuery(limit ? { limit } : undefined);
-  if (isLoading) {
-    return (
-      <div className="parts-grid" aria-busy="true">
-        <p className="visually-hidden">Loading...</p>
-        {[0, 1, 2].map((n) => (
-          <div key={n} className="skeleton-card" />
-        ))}
-      </div>
-    );
-  }
+  if (isLoading) return <PartsSkeleton />;
   if (isError || !data) {
     return (
       <div className="parts-status" role="alert">

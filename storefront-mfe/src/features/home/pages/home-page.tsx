@@ -1,59 +1,65 @@
-import { Link } from 'react-router-dom';
-import { Testimonials } from '../../../components/testimonials';
-import { ensureStorefrontStyles } from '../../../styles';
-import { BusinessSummary } from '../components/business-summary';
-import { ContactForm } from '../components/contact-form';
+import { lazy, Suspense, use, useEffect, useState } from 'react';
+import { requireStore } from '@motoparts/state/frame';
+import { firstScreenStyles } from '../../../styles/first-screen';
 import { HomeHero } from '../components/home-hero';
-import { LoginCardSlot } from '../components/login-card-slot';
-import { PartsGrid } from '../components/parts-grid';
+import { PartsSection, PartsSkeleton } from '../components/parts-section';
 
-ensureStorefrontStyles();
+/** Null when the page already has the first screen's styles (see firstScreenStyles). */
+const stylesLoading = firstScreenStyles();
+
+/** Resolves once the browser has a moment with nothing to do (at most `timeout` ms from now). */
+function idle(timeout = 2000): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout });
+    else setTimeout(resolve, 1);
+  });
+}
+
+let sectionsLoaded = false;
+
+/**
+ * The sections below the first screen need the store (their data comes through RTK Query) and
+ * most of this page's code. The hero answers input without them; they load once it has rendered
+ * and the browser is idle, so the first screen waits neither for Redux Toolkit nor for them.
+ * Once loaded they render at once (coming back to the page restores its scroll position).
+ */
+const HomeSections = lazy(async () => {
+  const [sections] = await Promise.all([import('../components/home-sections'), requireStore()]);
+  sectionsLoaded = true;
+  return sections;
+});
+
+function Pending() {
+  return (
+    <div className="home-pending">
+      <PartsSection>
+        <PartsSkeleton />
+      </PartsSection>
+    </div>
+  );
+}
 
 export default function HomePage() {
+  // Until its styles apply, the page stays the shell's loading state rather than paint unstyled.
+  if (stylesLoading) use(stylesLoading);
+  const [showSections, setShowSections] = useState(sectionsLoaded);
+  useEffect(() => {
+    let live = true;
+    if (!showSections) void idle().then(() => live && setShowSections(true));
+    return () => {
+      live = false;
+    };
+  }, [showSections]);
   return (
     <div className="home">
       <HomeHero />
-
-      <section className="section" aria-labelledby="parts-heading">
-        <div className="section-head">
-          <p className="section-kicker">Our catalogue</p>
-          <h2 id="parts-heading">Parts</h2>
-          <p>Every part ships from our own warehouse. Minimum order and stock are shown on each card.</p>
-        </div>
-        <PartsGrid />
-        <div className="parts-toolbar">
-          <Link className="btn" to="/parts">
-            Browse the whole catalogue
-          </Link>
-        </div>
-      </section>
-
-      <section className="section" aria-labelledby="reviews-heading">
-        <div className="section-head">
-          <p className="section-kicker">Testimonials</p>
-          <h2 id="reviews-heading">What our clients say</h2>
-          <p>Real reviews from the workshops and riders who buy from us.</p>
-        </div>
-        <Testimonials limit={6} />
-        <div className="parts-toolbar">
-          <Link className="btn btn-outline" to="/reviews">
-            Read all reviews
-          </Link>
-        </div>
-      </section>
-
-      <BusinessSummary />
-
-      <section className="section" aria-labelledby="connect-heading">
-        <div className="section-head">
-          <p className="section-kicker">Get in touch</p>
-          <h2 id="connect-heading">Sign in or send us a message</h2>
-        </div>
-        <div className="home-split">
-          <LoginCardSlot />
-          <ContactForm />
-        </div>
-      </section>
+      {showSections ? (
+        <Suspense fallback={<Pending />}>
+          <HomeSections />
+        </Suspense>
+      ) : (
+        <Pending />
+      )}
     </div>
   );
 }
