@@ -99,6 +99,46 @@ test('Retry loads a remote that has come back', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
 });
 
+test('when the store’s code does not arrive, the frame stays, pages say so, and Retry recovers', async ({
+  page,
+  baseURL,
+}) => {
+  // The shell loads the store after the home page's first screen. Refuse the chunk of the shared
+  // store kit (the one that defines the session's actions) until the "network" comes back.
+  const shell = new URL(baseURL ?? '').origin;
+  let storeDown = true;
+  await page.route(
+    (url) => url.origin === shell && /^\/\d+\.[0-9a-f]+\.js$/.test(url.pathname),
+    async (route) => {
+      if (!storeDown) return route.continue();
+      const res = await route.fetch();
+      const body = await res.text();
+      if (body.includes('session/restoreRequested')) return route.abort('connectionrefused');
+      return route.fulfill({ response: res, body });
+    },
+  );
+  await page.goto('/');
+  // The first screen needs no store: the hero stays, the sections below it say what is missing.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Motorcycle parts in bulk, straight from stock',
+  );
+  await expect(page.getByRole('alert').filter({ hasText: 'The parts could not be loaded.' })).toBeVisible();
+  await expect(page.getByTestId('part-card')).toHaveCount(0);
+
+  // The top bar still works, and a page that needs the store says so instead of going blank.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reviews' }).click();
+  await expect(page).toHaveURL(/\/reviews$/);
+  const shopDown = page.getByRole('alert').filter({ hasText: 'The shop is unavailable right now.' });
+  await expect(shopDown).toBeVisible();
+
+  // Code that failed to arrive stays failed in the page, so Retry loads the page again.
+  storeDown = false;
+  await shopDown.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+});
+
 test('a remote on its own origin (the storefront standalone) has the shop’s photos and styles', async ({
   page,
 }) => {

@@ -9,7 +9,7 @@ const adopted = new Map<string, CSSStyleSheet>();
  * An element with the id (a prerendered page's linked stylesheet) means the styles are there.
  */
 export function injectStyles(id: string, css: string): void {
-  if (typeof document === 'undefined' || document.getElementById(id) || adopted.has(id)) return;
+  if (typeof document === 'undefined' || hasStyles(id)) return;
   if (!('adoptedStyleSheets' in document) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') {
     // Test DOMs (jsdom) without constructed stylesheets.
     const style = document.createElement('style');
@@ -22,4 +22,9 @@ export function injectStyles(id: string, css: string): void {
   sheet.replaceSync(css);
   adopted.set(id, sheet);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
+/** Whether the styles `id` are on the page (injected here, or an element with that id). */
+export function hasStyles(id: string): boolean {
+  return adopted.has(id) || document.getElementById(id) !== null;
 }

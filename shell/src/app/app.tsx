@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
-import { requireStore, ScrollRestoration } from '@motoparts/state/frame';
+import { RemoteBoundary, requireStore, ScrollRestoration } from '@motoparts/state/frame';
 import { Footer } from '../components/footer';
 import { NotFound } from '../components/not-found';
 import { TopBar } from '../components/top-bar';
-import { RemoteView } from '../remotes/remote-view';
+import { RemoteView, Unavailable } from '../remotes/remote-view';
 import { PAGES, pageTitle, type PageRoute } from './routes';
 
 function Titled({ title, children }: { title: string; children: ReactNode }) {
@@ -23,15 +23,20 @@ const StorePage = lazy(async () => {
 
 function Page({ page }: { page: PageRoute }) {
   const view = <RemoteView remote={page.remote} module={page.module} />;
+  if (page.firstScreen) return <Titled title={page.title}>{view}</Titled>;
+  // Without the store the page cannot show: say so as for its remote. Code that failed to arrive
+  // stays failed in the page's module cache, so Retry loads the page again.
   return (
     <Titled title={page.title}>
-      {page.firstScreen ? (
-        view
-      ) : (
+      <RemoteBoundary
+        name="store"
+        fallback={(retry) => <Unavailable remote={page.remote} retry={retry} />}
+        onRetry={() => location.reload()}
+      >
         <Suspense fallback={<p className="page-loading">Loading...</p>}>
           <StorePage page={page}>{view}</StorePage>
         </Suspense>
-      )}
+      </RemoteBoundary>
     </Titled>
   );
 }

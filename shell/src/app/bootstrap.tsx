@@ -26,7 +26,9 @@ async function main() {
     const [{ createStore }] = await Promise.all([import('./store'), configured]);
     return createStore(loadSessionModule);
   });
-  await Promise.all([configured, rendersWithoutStore(location.pathname) ? null : requireStore()]);
+  // A store that did not load is the page's to report (its Retry asks again), not a failed start.
+  const store = rendersWithoutStore(location.pathname) ? null : requireStore().catch(() => undefined);
+  await Promise.all([configured, store]);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing from index.html');
   createRoot(container).render(<App />);

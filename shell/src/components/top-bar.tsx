@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { toast } from 'react-toastify';
 import { requireStore, useSession } from '@motoparts/state/frame';
 
 const DEFAULT_AVATAR = '/images/avatar-default.svg';
@@ -31,8 +32,12 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
     // The session listeners have the auth remote end the API and Firebase sessions (or, with
     // the auth remote down, end ours alone); the top bar changes once that is done.
     // On the home page the store may still be loading: the request waits for it.
-    void Promise.all([import('../app/store'), requireStore()]).then(([{ requestSignOut }, store]) =>
-      requestSignOut(store),
+    Promise.all([import('../app/store'), requireStore()]).then(
+      ([{ requestSignOut }, store]) => requestSignOut(store),
+      (err: unknown) => {
+        console.error('[session] sign-out could not start:', err);
+        toast.error('You are still signed in: the page could not load what signs you out. Please try again.');
+      },
     );
     navigate('/');
   };

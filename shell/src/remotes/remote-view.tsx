@@ -19,9 +19,9 @@ const cache = new Map<string, ReturnType<typeof makeLazy>>();
 /**
  * Marks (performance.mark) each time a remote's page has rendered in place of its loading state:
  * on a cold load, the moment its first screen is the page's own and answers input. The budgets
- * test and bench/web split what loads before it from what a page defers until after it.
+ * test (e2e/tests/platform-budgets.spec.ts) splits what loads before it from what a page defers.
  */
-export const PAGE_RENDERED_MARK = 'motoparts:page-rendered';
+const PAGE_RENDERED_MARK = 'motoparts:page-rendered';
 
 function Rendered() {
   useEffect(() => {
@@ -30,7 +30,7 @@ function Rendered() {
   return null;
 }
 
-function Unavailable({ remote, retry }: { remote: RemoteName; retry: () => void }) {
+export function Unavailable({ remote, retry }: { remote: RemoteName; retry: () => void }) {
   return (
     <div className="remote-unavailable" role="alert">
       <p>

@@ -1,4 +1,4 @@
-import { injectStyles } from '@motoparts/state/frame';
+import { hasStyles, injectStyles } from '@motoparts/state/frame';
 
 /** The id of the first screen's stylesheet; the prerendered hero in the shell's index.html links it. */
 export const HERO_STYLES_ID = 'storefront-hero-styles';
@@ -10,6 +10,6 @@ export const HERO_STYLES_ID = 'storefront-hero-styles';
  * page) they are fetched, as a chunk of their own, and this resolves once they apply.
  */
 export function firstScreenStyles(): Promise<void> | null {
-  if (typeof document === 'undefined' || document.getElementById(HERO_STYLES_ID)) return null;
+  if (typeof document === 'undefined' || hasStyles(HERO_STYLES_ID)) return null;
   return import('./hero.css').then(({ default: css }) => injectStyles(HERO_STYLES_ID, css));
 }

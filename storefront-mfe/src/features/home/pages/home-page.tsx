@@ -1,5 +1,5 @@
 import { lazy, Suspense, use, useEffect, useState } from 'react';
-import { requireStore } from '@motoparts/state/frame';
+import { RemoteBoundary, requireStore } from '@motoparts/state/frame';
 import { firstScreenStyles } from '../../../styles/first-screen';
 import { HomeHero } from '../components/home-hero';
 import { PartsSection, PartsSkeleton } from '../components/parts-section';
@@ -29,6 +29,23 @@ const HomeSections = lazy(async () => {
   return sections;
 });
 
+/**
+ * The sections' code (or the store's) did not arrive: the hero stays, and Retry loads the page
+ * again (a chunk that failed stays failed in the page's module cache).
+ */
+function SectionsUnavailable({ retry }: { retry: () => void }) {
+  return (
+    <div className="section">
+      <div className="parts-status" role="alert">
+        <p>The parts could not be loaded.</p>
+        <button type="button" className="btn btn-outline" onClick={retry}>
+          Retry
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function Pending() {
   return (
     <div className="home-pending">
@@ -54,9 +71,15 @@ export default function HomePage() {
     <div className="home">
       <HomeHero />
       {showSections ? (
-        <Suspense fallback={<Pending />}>
-          <HomeSections />
-        </Suspense>
+        <RemoteBoundary
+          name="storefront/home sections"
+          fallback={(retry) => <SectionsUnavailable retry={retry} />}
+          onRetry={() => location.reload()}
+        >
+          <Suspense fallback={<Pending />}>
+            <HomeSections />
+          </Suspense>
+        </RemoteBoundary>
       ) : (
         <Pending />
       )}
