@@ -156,7 +156,7 @@ try {
         `${p.name.padEnd(21)} cpu ${throttle}×  LCP ${String(Math.round(med('lcp'))).padStart(5)} ms` +
           `  TBT ${String(Math.round(med('tbt'))).padStart(4)} ms  CLS ${med('cls').toFixed(3)}` +
           `  JS ${(med('jsBytes') / 1024).toFixed(1).padStart(6)} KB transferred` +
-          `  (LCP runs: ${runs.map((r) => Math.round(r.lcp)).join(', ')})`,
+          `  (LCP runs: ${runs.map((r) => Math.round(r.lcp)).join(', ')}; TBT runs: ${runs.map((r) => Math.round(r.tbt)).join(', ')})`,
       );
     }
     const [home, stripped, htmlOnly] = PAGES;

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIResponse, type Page, type Route } from '@playwright/test';
 import { API_URL, DEMO } from '../support/env';
 import { seedSession } from '../support/auth';
 
@@ -99,23 +99,36 @@ test('Retry loads a remote that has come back', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
 });
 
+/**
+ * Hands the shell's chunk of the shared store kit (the one that defines the session's actions) to
+ * `store`, with its response already fetched; every other chunk of the shell goes through as is.
+ */
+async function routeStoreChunk(
+  page: Page,
+  baseURL: string | undefined,
+  store: (route: Route, res: APIResponse, body: string) => Promise<void>,
+) {
+  const shell = new URL(baseURL ?? '').origin;
+  await page.route(
+    (url) => url.origin === shell && /^\/\d+\.[0-9a-f]+\.js$/.test(url.pathname),
+    async (route) => {
+      const res = await route.fetch();
+      const body = await res.text();
+      if (body.includes('session/restoreRequested')) return store(route, res, body);
+      return route.fulfill({ response: res, body });
+    },
+  );
+}
+
 test('when the store’s code does not arrive, the frame stays, pages say so, and Retry recovers', async ({
   page,
   baseURL,
 }) => {
-  // The shell loads the store after the home page's first screen. Refuse the chunk of the shared
-  // store kit (the one that defines the session's actions) until the "network" comes back.
-  const shell = new URL(baseURL ?? '').origin;
+  // The shell loads the store after the home page's first screen. Refuse the store kit's chunk
+  // until the "network" comes back.
   let storeDown = true;
-  await page.route(
-    (url) => url.origin === shell && /^\/\d+\.[0-9a-f]+\.js$/.test(url.pathname),
-    async (route) => {
-      if (!storeDown) return route.continue();
-      const res = await route.fetch();
-      const body = await res.text();
-      if (body.includes('session/restoreRequested')) return route.abort('connectionrefused');
-      return route.fulfill({ response: res, body });
-    },
+  await routeStoreChunk(page, baseURL, (route, res, body) =>
+    storeDown ? route.abort('connectionrefused') : route.fulfill({ response: res, body }),
   );
   await page.goto('/');
   // The first screen needs no store: the hero stays, the sections below it say what is missing.
@@ -162,4 +175,48 @@ test('a remote on its own origin (the storefront standalone) has the shop’s ph
   const button = page.getByRole('link', { name: 'Get Started' });
   await expect(button).toHaveCSS('background-color', 'rgb(179, 38, 30)');
   expect(broken, 'no image failed to load').toEqual([]);
+});
+
+test('a cold load of a signed-in page fetches its code while the store is still on its way', async ({
+  page,
+  baseURL,
+}) => {
+  const config = (await (await page.request.get('/config.json')).json()) as {
+    remotes: { storefront: string; dashboard: string };
+  };
+  const [part] = (await (await page.request.get(`${API_URL}/parts?limit=1`)).json()) as {
+    _id: string;
+    name: string;
+  }[];
+  if (!part) throw new Error('the demo catalogue has no part');
+  // The store kit's chunk is held back until the test lets it through.
+  let storeRequested = false;
+  let release = () => {};
+  await routeStoreChunk(page, baseURL, async (route, res, body) => {
+    storeRequested = true;
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.fulfill({ response: res, body });
+  });
+  const remoteCode: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script' && !req.url().endsWith('/remoteEntry.js')) remoteCode.push(req.url());
+  });
+  await seedSession(page, DEMO.rider.email, DEMO.rider.password);
+
+  for (const { path, remote, heading } of [
+    { path: `/purchase/${part._id}`, remote: config.remotes.storefront, heading: part.name },
+    { path: '/dashboard', remote: config.remotes.dashboard, heading: 'My Profile' },
+  ]) {
+    storeRequested = false;
+    remoteCode.length = 0;
+    // Not until `load`: the held chunk keeps the page loading.
+    await page.goto(path, { waitUntil: 'commit' });
+    await expect.poll(() => storeRequested).toBe(true);
+    // The page's own code is asked for while the store is still held back…
+    await expect.poll(() => remoteCode.filter((url) => url.startsWith(remote)).length).toBeGreaterThan(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
+    // …and once the store arrives the page shows.
+    release();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  }
 });

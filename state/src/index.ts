@@ -7,3 +7,4 @@ export * from './dialog';
 export * from './store';
 export * from './store-provider';
 export * from './parts-api';
+export * from './profile-api';

@@ -15,9 +15,10 @@ export interface RemoteRoute {
   /**
    * Shared data the page shows first, which the shell requests as soon as the route matches,
    * while the page's code is still on its way: `part` names the path parameter holding a part id
-   * (GET /parts/:id, and the part's photo). The page reads it from the shared cache as usual.
+   * (GET /parts/:id, and the part's photo); `profileAt` is the path at which the page shows the
+   * signed-in account's own record (GET /user/:email). The page reads it from the shared cache.
    */
-  prefetch?: { part: string };
+  prefetch?: { part?: string; profileAt?: string };
   /**
    * The page's module renders its first screen without the store, and asks for the store
    * (`requireStore`) for the rest: the shell then shows it before Redux has loaded. Every other

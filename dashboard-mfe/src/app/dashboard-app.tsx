@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
-import { injectStyles, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { injectStyles, profileApi, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { Loading } from '../components/status';
-import { usersApi } from '../features/users/api';
 import css from '../styles/dashboard.css';
 import type { DashboardPath } from './access';
 import { DashboardLayout } from './dashboard-layout';
@@ -13,7 +12,11 @@ injectStyles('dashboard-mfe-styles', css);
 // Each page is its own chunk: the dashboard's entry is just the frame and menu, a customer never
 // downloads the admin screens, and nobody downloads the payment page (and Stripe behind it)
 // before opening it.
-const MyProfile = lazy(() => import('../features/users/pages/my-profile'));
+const loadMyProfile = () => import('../features/users/pages/my-profile');
+const MyProfile = lazy(loadMyProfile);
+/** The landing page is what /dashboard opens on: fetch its chunk as this one arrives, not after it renders. */
+const AT_INDEX = /^\/dashboard\/?$/;
+if (AT_INDEX.test(location.pathname)) void loadMyProfile().catch(() => undefined);
 const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   myOrder: lazy(() => import('../features/orders/pages/my-order')),
   addReview: lazy(() => import('../features/reviews/pages/add-review')),
@@ -41,8 +44,8 @@ function DashboardNotFound() {
  */
 function usePrefetchProfile() {
   const email = useAppSelector(selectSessionUser)?.email;
-  const prefetch = usersApi.usePrefetch('getProfile');
-  const atIndex = /^\/dashboard\/?$/.test(useLocation().pathname);
+  const prefetch = profileApi.usePrefetch('getProfile');
+  const atIndex = AT_INDEX.test(useLocation().pathname);
   useEffect(() => {
     if (atIndex && email) prefetch(email);
   }, [atIndex, email, prefetch]);

@@ -5,5 +5,11 @@ import type { RemoteRoute } from '@motoparts/state';
  * menu routes (My Order, Manage Products…) live inside DashboardApp.
  */
 export const routes: RemoteRoute[] = [
-  { path: '/dashboard/*', title: 'Dashboard', module: 'DashboardApp', protected: true },
+  {
+    path: '/dashboard/*',
+    title: 'Dashboard',
+    module: 'DashboardApp',
+    protected: true,
+    prefetch: { profileAt: '/dashboard' },
+  },
 ];

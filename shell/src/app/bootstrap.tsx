@@ -1,14 +1,12 @@
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router-dom';
 import { loadConfig, requireStore, setRemoteLoader, setStoreLoader } from '@motoparts/state/frame';
 import { capturePrerendered } from '../first-screen/prerendered';
 import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
+import { preloadView } from '../remotes/remote-view';
 import { App } from './app';
 import { PAGES } from './routes';
-
-/** Whether the page at `pathname` renders its first screen without the store (the home page). */
-const rendersWithoutStore = (pathname: string) =>
-  PAGES.some((page) => page.firstScreen && matchPath(page.path, pathname));
 
 async function main() {
   // Before React replaces index.html's static first screen (the shell's styles are in its <head>).
@@ -23,15 +21,28 @@ async function main() {
   // first render for every page but the home page. It is made once the remotes are registered:
   // its start-up may ask the auth remote to renew a remembered session.
   setStoreLoader(async () => {
-    const [{ createStore }] = await Promise.all([import('./store'), configured]);
-    return createStore(loadSessionModule);
+    const [{ createStore, prefetchOpening }] = await Promise.all([import('./store'), configured]);
+    const store = createStore(loadSessionModule);
+    prefetchOpening(store);
+    return store;
   });
-  // A store that did not load is the page's to report (its Retry asks again), not a failed start.
-  const store = rendersWithoutStore(location.pathname) ? null : requireStore().catch(() => undefined);
+  // The page being opened. Its first screen may render without the store (the home page); a
+  // store that did not load is the page's to report (its Retry asks again), not a failed start.
+  const opening = PAGES.find((page) => matchPath(page.path, location.pathname));
+  const store = opening?.firstScreen ? null : requireStore().catch(() => undefined);
+  // Its code comes in parallel with the store, not once the store is there.
+  if (opening)
+    void configured.then(
+      () => preloadView(opening.remote, opening.module),
+      () => undefined,
+    );
   await Promise.all([configured, store]);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing from index.html');
-  createRoot(container).render(<App />);
+  const root = createRoot(container);
+  // As a transition React renders in slices and lets the browser run between them, so the first
+  // render is not one long task that a tap on the first screen would wait behind.
+  startTransition(() => root.render(<App />));
 }
 
 main().catch((err: unknown) => {

@@ -1,19 +1,21 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { matchPath, Navigate, useLocation } from 'react-router-dom';
 import {
   assetUrl,
   catalogApi,
   makeStore,
+  profileApi,
   restoreRequested,
   selectAuthStatus,
+  selectSessionUser,
   signOutRequested,
   StoreProvider,
   type AppStore,
-  useAppDispatch,
   useAppSelector,
+  useAppStore,
   type LoadSessionModule,
 } from '@motoparts/state';
-import type { PageRoute } from './routes';
+import { PAGES, type PageRoute } from './routes';
 
 /**
  * The shell's Redux half, in its own chunk: the real store and what needs it around a page
@@ -42,26 +44,45 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 }
 
 /**
- * Starts the request for the data a page declares (RemoteRoute.prefetch) when its route matches,
- * in parallel with the remote's code, and fetches the part's photo as soon as the part is known:
- * on a cold load the page then renders with both already here instead of asking for them after
- * its chunk has arrived.
+ * Starts the requests for the data a page declares (RemoteRoute.prefetch) at `pathname`, in
+ * parallel with the remote's code, and fetches the part's photo as soon as the part is known: the
+ * page then renders with them already here instead of asking once its chunk has arrived. Returns
+ * the release of those requests' hold on the cache (none with `subscribe: false`: kept for the
+ * cache's usual minute, which the page, arriving within it, takes over).
  */
-function usePrefetch(page: PageRoute) {
-  const params = useParams();
-  const dispatch = useAppDispatch();
-  const partId = page.prefetch ? params[page.prefetch.part] : undefined;
-  useEffect(() => {
-    if (!partId) return;
-    const request = dispatch(catalogApi.endpoints.getPart.initiate(partId));
+function prefetchPage(store: AppStore, page: PageRoute, pathname: string, subscribe = true): () => void {
+  const wanted = page.prefetch;
+  const requests: { unsubscribe(): void }[] = [];
+  const partId = wanted?.part ? matchPath(page.path, pathname)?.params[wanted.part] : undefined;
+  if (partId) {
+    const request = store.dispatch(catalogApi.endpoints.getPart.initiate(partId, { subscribe }));
     request.unwrap().then(
       (part) => {
         new Image().src = assetUrl(part.img);
       },
       () => undefined, // the page shows the error when it asks
     );
-    return () => request.unsubscribe();
-  }, [dispatch, partId]);
+    requests.push(request);
+  }
+  const email = selectSessionUser(store.getState())?.email;
+  if (wanted?.profileAt && email && matchPath(wanted.profileAt, pathname)) {
+    requests.push(store.dispatch(profileApi.endpoints.getProfile.initiate(email, { subscribe })));
+  }
+  return () => requests.forEach((request) => request.unsubscribe());
+}
+
+/** On a cold load: the data of the page being opened, asked for as soon as the store exists. */
+export function prefetchOpening(store: AppStore): void {
+  const page = PAGES.find((candidate) => matchPath(candidate.path, location.pathname));
+  if (page?.prefetch) prefetchPage(store, page, location.pathname, false);
+}
+
+/** The same on a navigation within the site, for as long as the page is shown. */
+function usePrefetch(page: PageRoute) {
+  const store = useAppStore();
+  const { pathname } = useLocation();
+  const email = useAppSelector(selectSessionUser)?.email;
+  useEffect(() => prefetchPage(store, page, pathname), [store, page, pathname, email]);
 }
 
 function Guarded({ page, children }: { page: PageRoute; children: ReactNode }) {

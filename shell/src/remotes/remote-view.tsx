@@ -3,15 +3,36 @@ import { RemoteBoundary } from '@motoparts/state/frame';
 import { PrerenderedView, prerenderedHtml } from '../first-screen/prerendered';
 import { loadExposed, REMOTES, reRegister, type RemoteName } from './registry';
 
+type ViewModule = { default: ComponentType };
+
+/** Each exposed module's load, started by the first of preloadView and the view's lazy(). */
+const loads = new Map<string, Promise<ViewModule>>();
+
+function loadView(remote: RemoteName, module: string): Promise<ViewModule> {
+  const key = `${remote}/${module}`;
+  let load = loads.get(key);
+  if (!load) {
+    load = loadExposed<ViewModule>(remote, module).then((mod) => ({ default: mod.default }));
+    loads.set(key, load);
+  }
+  return load;
+}
+
 /**
- * A lazy component from a remote. Each retry makes a fresh lazy() so a remote that failed
- * (server down, script error) is fetched again instead of replaying the cached failure.
+ * Starts fetching a page's code before the page renders (on a cold load, while the store is
+ * still loading), so it arrives in parallel with the store rather than after it. A failure is
+ * left for the view to show.
+ */
+export function preloadView(remote: RemoteName, module: string): void {
+  loadView(remote, module).catch(() => undefined);
+}
+
+/**
+ * A lazy component from a remote. Each retry makes a fresh lazy() and load so a remote that
+ * failed (server down, script error) is fetched again instead of replaying the cached failure.
  */
 function makeLazy(remote: RemoteName, module: string) {
-  return lazy(async () => {
-    const mod = await loadExposed<{ default: ComponentType }>(remote, module);
-    return { default: mod.default };
-  });
+  return lazy(() => loadView(remote, module));
 }
 
 const cache = new Map<string, ReturnType<typeof makeLazy>>();
@@ -59,6 +80,7 @@ export function RemoteView({ remote, module }: { remote: RemoteName; module: str
       fallback={(retry) => <Unavailable remote={remote} retry={retry} />}
       onRetry={() => {
         cache.delete(key);
+        loads.delete(key);
         reRegister(remote);
         setAttempt((n) => n + 1);
       }}

@@ -2,13 +2,9 @@ import type { MakeAdminResult, ProfileUpdate, User } from '@motoparts/contracts'
 import { baseApi, LIST_TAGS, profileTag } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, toListPage, type ListPage } from '../../lib/list-page';
 
-/** My Profile (the signed-in user's own record) and the admins' All Users. */
+/** My Profile's edits (its record is read through the kit's profileApi) and the admins' All Users. */
 export const usersApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getProfile: build.query<User, string>({
-      query: (email) => `/user/${encodeURIComponent(email)}`,
-      providesTags: (_user, _err, email) => [profileTag(email)],
-    }),
     updateProfile: build.mutation<{ success: true; user: User }, { email: string; fields: ProfileUpdate }>({
       query: ({ email, fields }) => ({
         url: `/userInfo/${encodeURIComponent(email)}`,
@@ -31,5 +27,5 @@ export const usersApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useGetProfileQuery, useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation } =
-  usersApi;
+export const { useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation } = usersApi;
+export { useGetProfileQuery } from '@motoparts/state';

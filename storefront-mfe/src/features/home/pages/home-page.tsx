@@ -1,4 +1,4 @@
-import { lazy, Suspense, use, useEffect, useState } from 'react';
+import { lazy, startTransition, Suspense, use, useEffect, useState } from 'react';
 import { RemoteBoundary, requireStore } from '@motoparts/state/frame';
 import { firstScreenStyles } from '../../../styles/first-screen';
 import { HomeHero } from '../components/home-hero';
@@ -62,7 +62,8 @@ export default function HomePage() {
   const [showSections, setShowSections] = useState(sectionsLoaded);
   useEffect(() => {
     let live = true;
-    if (!showSections) void idle().then(() => live && setShowSections(true));
+    // A transition, so their render is sliced around input instead of one long task.
+    if (!showSections) void idle().then(() => live && startTransition(() => setShowSections(true)));
     return () => {
       live = false;
     };
