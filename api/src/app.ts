@@ -3,7 +3,8 @@ import type Stripe from 'stripe';
 import { healthRoutes } from './health/routes';
 import { jsonBody } from './http/body';
 import type { AppState } from './http/context';
-import { cors } from './http/cors';
+import type { Listener } from './http/cached-reads';
+import { cors, simpleCorsHeaders } from './http/cors';
 import { errorHandler } from './http/errors';
 import { sendTaggedJson } from './http/etag';
 import { ApiRoutes } from './http/openapi';
@@ -94,14 +95,35 @@ export function createRoutes({
   return routes;
 }
 
+/**
+ * Koa with the cached public reads answered in front of its middleware (CachedReads.front):
+ * `listen` and `callback` (what the server and the tests use) both go through it.
+ */
+class ApiApp extends Koa<AppState> {
+  constructor(
+    options: { proxy: boolean; maxIpsCount: number },
+    private readonly front: (app: ApiApp, next: Listener) => Listener,
+  ) {
+    super(options);
+  }
+
+  override callback(): Listener {
+    return this.front(this, super.callback());
+  }
+}
+
 /** The Koa app with every route; connecting the database is the caller's job (see server.ts). */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { env, logger } = deps;
+  const { router, cached } = createRoutes(deps);
+  const front = { logger, corsHeaders: simpleCorsHeaders(env) };
   // Only the hops the operator declares are trusted: ctx.ip is then the address the outermost of
   // them saw, not the leftmost X-Forwarded-For entry, which the client writes.
-  const app = new Koa<AppState>({ proxy: env.TRUST_PROXY_HOPS > 0, maxIpsCount: env.TRUST_PROXY_HOPS });
+  const app = new ApiApp(
+    { proxy: env.TRUST_PROXY_HOPS > 0, maxIpsCount: env.TRUST_PROXY_HOPS },
+    (self, next) => cached.front(self, front, next),
+  );
   app.silent = true; // errors are logged by our own middleware, with the request id
-  const { router, cached } = createRoutes(deps);
 
   app.use(trackRequests());
   app.use(requestLog(logger));

@@ -119,7 +119,18 @@ async function sequentialMs(url, init, n = 3) {
   return (Date.now() - started) / n;
 }
 
-async function measure({ name, pid, warmup = true, conns = connections, ...opts }) {
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux; 100 ticks a second). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * One route under load. `pid` also gets its RSS sampled; `cpuPid` (the server answering) its CPU
+ * per answer: on two shared cores the load generator competes with the server, so req/s moves
+ * with the machine while the server's own CPU per answer is the steadier comparison.
+ */
+async function measure({ name, pid, cpuPid = pid, warmup = true, conns = connections, ...opts }) {
   if (warmup) await autocannon({ ...opts, connections: conns, duration: 1 }); // JIT, pool, first cache fills
   let peakRss = 0;
   const sampler = pid
@@ -127,6 +138,7 @@ async function measure({ name, pid, warmup = true, conns = connections, ...opts 
         peakRss = Math.max(peakRss, memOf(pid).rss);
       }, 100)
     : undefined;
+  const cpuBefore = cpuPid ? cpuMicros(cpuPid) : 0;
   const r = await autocannon({ ...opts, connections: conns, duration: seconds });
   clearInterval(sampler);
   return {
@@ -137,6 +149,7 @@ async function measure({ name, pid, warmup = true, conns = connections, ...opts 
     p99: r.latency.p99,
     errors: r.errors + r.non2xx,
     peakRss,
+    cpuPerAnswer: cpuPid && r.requests.total > 0 ? (cpuMicros(cpuPid) - cpuBefore) / r.requests.total : 0,
   };
 }
 
@@ -213,7 +226,13 @@ try {
   };
 
   const rows = [];
-  rows.push(await measure({ name: 'hello (bare @koa/router)', url: `http://127.0.0.1:${helloPort}/hello` }));
+  rows.push(
+    await measure({
+      name: 'hello (bare @koa/router)',
+      url: `http://127.0.0.1:${helloPort}/hello`,
+      cpuPid: hello.pid,
+    }),
+  );
 
   let nocacheHwm;
   if (!catalogueOnly) {
@@ -280,10 +299,11 @@ try {
     const baseline = await measure({
       name: `  same bytes: ${name}`,
       url: `http://127.0.0.1:${samePort}`,
+      cpuPid: same.pid,
       requests: [request],
     });
     const row = await measure({ name: `${name} (cached)`, url: api.base, pid, requests: [request] });
-    rows.push(baseline, { ...row, same: baseline.rps });
+    rows.push(baseline, { ...row, same: baseline.rps, sameCpu: baseline.cpuPerAnswer });
   };
   await cachedRow('GET /parts?page', pageRequest);
   await cachedRow('GET /parts?q', searchRequest);
@@ -398,13 +418,17 @@ try {
       `${seconds} s per route; ${os.cpus().length} CPUs, node ${process.version}`,
   );
   console.log(
-    'ratio: to the hello route; same: to the bare router sending that answer’s exact bytes to the same requests',
+    'ratio: to the hello route; same: to the bare router sending that answer’s exact bytes to the same requests' +
+      ' (in req/s, and its CPU per answer over the API’s)',
   );
   for (const r of rows) {
-    const toSame = r.same ? `  same ${(r.rps / r.same).toFixed(2)}` : '';
+    const toSame = r.same
+      ? `  same ${(r.rps / r.same).toFixed(2)} (CPU per answer ${(r.sameCpu / r.cpuPerAnswer).toFixed(2)})`
+      : '';
+    const cpu = r.cpuPerAnswer ? `  cpu ${r.cpuPerAnswer.toFixed(0)} µs/answer` : '';
     console.log(
       `${r.name.padEnd(44)} ${String(r.conns).padStart(3)} conns ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ` +
-        `ratio ${(r.rps / base).toFixed(3)}${toSame}${r.peakRss ? `  rss ≤ ${r.peakRss.toFixed(0)} MB` : ''}` +
+        `ratio ${(r.rps / base).toFixed(3)}${toSame}${cpu}${r.peakRss ? `  rss ≤ ${r.peakRss.toFixed(0)} MB` : ''}` +
         `${r.errors ? `  (non-2xx/errors: ${r.errors})` : ''}`,
     );
   }

@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Part } from '@motoparts/contracts';
@@ -85,11 +87,20 @@ describe('the shortcut itself', () => {
 
 describe('the API answers a cached read as its route does', () => {
   let t: TestApp;
+  const logLines: { reqId?: string; msg: string; method?: string; url?: string; status?: number }[] = [];
   beforeAll(async () => {
-    t = await startTestApp('cached_reads', {
-      CATALOG_CACHE_TTL_MS: 'unlimited',
-      RATE_LIMIT_LISTING: '12/60',
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          logLines.push(JSON.parse(line) as (typeof logLines)[number]);
+        done();
+      },
     });
+    t = await startTestApp(
+      'cached_reads',
+      { CATALOG_CACHE_TTL_MS: 'unlimited', RATE_LIMIT_LISTING: '19/60' },
+      { logger: pino({ level: 'info' }, sink) },
+    );
     await seedDatabase();
   });
   afterAll(() => t.close());
@@ -109,6 +120,8 @@ describe('the API answers a cached read as its route does', () => {
     // Each first read is a miss the route answers (and caches); the second is the cache's.
     for (const path of [
       '/parts?page=1&limit=5&sort=name',
+      // Past the end: kept as the one empty page after the last, found through page 1's total.
+      '/parts?page=999&limit=5&sort=name',
       `/parts/${id}`,
       `/parts/${id.toUpperCase()}`,
       '/review?page=1',
@@ -129,8 +142,26 @@ describe('the API answers a cached read as its route does', () => {
     expect((await call<Part>(t.base, 'GET', `/parts/${id}`)).body.availableQty).toBe(5000);
   });
 
+  it('a cached answer has a request id (the caller’s when it is safe) and its log line', async () => {
+    const path = '/parts?page=1&limit=3&sort=price';
+    await call(t.base, 'GET', path); // the route's answer, now cached
+    const mine = await call(t.base, 'GET', path, { headers: { 'x-request-id': 'trace-cached.1' } });
+    const unsafe = await call(t.base, 'GET', path, { headers: { 'x-request-id': 'no spaces <here>' } });
+    expect(mine.headers.get('x-request-id')).toBe('trace-cached.1');
+    const made = unsafe.headers.get('x-request-id') ?? '';
+    expect(made).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const notModified = await call(t.base, 'GET', path, {
+      headers: { 'if-none-match': mine.headers.get('etag') ?? '', 'x-request-id': 'trace-cached.2' },
+    });
+    expect(notModified.status).toBe(304);
+    const lineOf = (reqId: string) => logLines.find((l) => l.reqId === reqId && l.msg === 'request');
+    expect(lineOf('trace-cached.1')).toMatchObject({ method: 'GET', url: path, status: 200 });
+    expect(lineOf(made)).toMatchObject({ method: 'GET', url: path, status: 200 });
+    expect(lineOf('trace-cached.2')).toMatchObject({ method: 'GET', url: path, status: 304 });
+  });
+
   it('counts cached answers against the listing limit like any other', async () => {
-    // 12 a minute from this address; the test above used 7 of them (the part reads are not counted).
+    // 19 a minute from this address; the tests above used 14 of them (part reads are not counted).
     const results: number[] = [];
     for (let i = 0; i < 8; i++)
       results.push((await call(t.base, 'GET', '/parts?page=1&limit=5&sort=name')).status);

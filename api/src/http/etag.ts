@@ -7,6 +7,15 @@ export interface TaggedJson {
   readonly etag: string;
 }
 
+/** Whether an If-None-Match header names `tag` (weakly or not) or any copy (`*`). */
+export function matchesEtag(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const candidate = t.trim();
+    return candidate === tag || candidate === `W/${tag}` || candidate === '*';
+  });
+}
+
 /**
  * Sends a precomputed JSON answer with its strong ETag; a matching If-None-Match gets 304 with no
  * body. Used on the public catalogue reads, which are the hot, cacheable ones, and on the API
@@ -15,9 +24,7 @@ export interface TaggedJson {
 export function sendTaggedJson(ctx: AppContext, entry: TaggedJson, cacheControl = 'no-cache'): void {
   ctx.set('ETag', entry.etag);
   ctx.set('Cache-Control', cacheControl);
-  const inm = ctx.get('if-none-match');
-  const tag = entry.etag;
-  if (inm && inm.split(',').some((t) => t.trim() === tag || t.trim() === `W/${tag}` || t.trim() === '*')) {
+  if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
     ctx.status = 304;
     ctx.body = null;
     return;

@@ -17,6 +17,37 @@ export function loggableUrl(url: string): string {
   return redacted.length > MAX_LOGGED_URL ? `${redacted.slice(0, MAX_LOGGED_URL)}…` : redacted;
 }
 
+/** The request's id: the caller's X-Request-Id when it is a safe token, else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** A finished request's one log line, if its level is on (made only then: it costs). */
+export function logRequest(
+  logger: Logger,
+  log: () => Logger,
+  request: { method: string; url: string; status: number; startedNs: bigint },
+): void {
+  // 503 is an expected state (database away), not a bug: warn, not error.
+  const { status } = request;
+  const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const ms = Number(process.hrtime.bigint() - request.startedNs) / 1e6;
+  const line = {
+    method: request.method,
+    url: loggableUrl(request.url),
+    status,
+    ms: Math.round(ms * 10) / 10,
+  };
+  const message =
+    level === 'warn'
+      ? 'request refused: service unavailable'
+      : level === 'error'
+        ? 'request failed'
+        : 'request';
+  log()[level](line, message);
+}
+
 /**
  * Gives every request an id (echoed in X-Request-Id) and logs one line when it ends. The child
  * logger carrying the id is made only when something logs, and the line only when its level is
@@ -24,8 +55,7 @@ export function loggableUrl(url: string): string {
  */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
-    const incoming = ctx.get('x-request-id');
-    const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.requestId = requestId;
     let log: Logger | undefined;
     Object.defineProperty(ctx.state, 'log', {
@@ -34,28 +64,16 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       configurable: true,
     });
     ctx.set('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
+    const startedNs = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      // 503 is an expected state (database away), not a bug: warn, not error.
-      const level = ctx.status === 503 ? 'warn' : ctx.status >= 500 ? 'error' : 'info';
-      if (logger.isLevelEnabled(level)) {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const line = {
-          method: ctx.method,
-          url: loggableUrl(ctx.url),
-          status: ctx.status,
-          ms: Math.round(ms * 10) / 10,
-        };
-        const message =
-          level === 'warn'
-            ? 'request refused: service unavailable'
-            : level === 'error'
-              ? 'request failed'
-              : 'request';
-        ctx.state.log[level](line, message);
-      }
+      logRequest(logger, () => ctx.state.log, {
+        method: ctx.method,
+        url: ctx.url,
+        status: ctx.status,
+        startedNs,
+      });
     }
   };
 }

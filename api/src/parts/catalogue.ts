@@ -150,7 +150,14 @@ export class PartCatalogue extends CatalogCache {
   /** GET /parts's answer if it is cached now (a page in range, under its own number); never loads. */
   peekList(query: PartListQuery): CachedJson | undefined {
     this.expireSnapshot();
-    return this.peek(`list:${query.page}:${query.limit}:${filtersOf(query)}`);
+    const filters = filtersOf(query);
+    const hit = this.peek(`list:${query.page}:${query.limit}:${filters}`);
+    if (hit || query.page === 1) return hit;
+    // A page past the end is kept as the one shared empty page after the last (listAnswer): find
+    // it through page 1's total, or a search with one page would miss here on every page 2.
+    const first = this.peek(`list:1:${query.limit}:${filters}`);
+    const kept = first && keptPageOf(query.page, first.total, query.limit);
+    return kept && kept !== query.page ? this.peek(`list:${kept}:${query.limit}:${filters}`) : undefined;
   }
 
   /** GET /parts/:id's answer if it is cached now (any case of the id); never loads. */
