@@ -102,11 +102,11 @@ export class CachedReads {
    * The same answers as the middleware below, sent before any of Koa's middleware runs: on a
    * cached read the middleware chain (request log, error handler, CORS, this shortcut), Koa's
    * response handling and one `setHeader` per header were a quarter to a half of the API's CPU
-   * per answer (bench/api/README.md). A hit gets the request log's id and line, the CORS headers and the
-   * route's headers, written at once; anything else (a miss, a refused query, HEAD, a request
-   * while draining, an over-limit refusal) goes to `next`, Koa, which stays the definition.
-   * The context is Koa's own (createContext, as Koa's handler makes it), so a read's query, path
-   * and client address mean exactly what they mean to its route.
+   * per answer (bench/api/README.md). A hit gets the request log's id and line, the CORS headers
+   * and the route's headers, written at once; anything else (a miss, a refused query, HEAD, a
+   * request while draining, an over-limit refusal) goes to `next`, Koa, which stays the
+   * definition. The context is Koa's own (createContext, as Koa's handler makes it), so a read's
+   * query, path and client address mean exactly what they mean to its route.
    */
   front(app: Koa<AppState>, deps: FrontDeps, next: Listener): Listener {
     return (req, res) => {
