@@ -170,8 +170,8 @@ try {
           ` screen, ${(home.lcp / htmlOnly.lcp).toFixed(2)}× of the HTML-only floor`,
       );
     }
-    // The signed-in pages against the same floor: their absolute LCP moves with the machine's
-    // speed at 4× as much as the floor does, the ratio much less.
+    // The signed-in pages against the same floor, so that runs on a quicker or slower machine
+    // (or hour) can be set side by side.
     for (const p of [purchase, dashboard]) {
       if (p.lcp)
         console.log(
