@@ -162,18 +162,13 @@ export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.Object
  */
 export type OrderRow = Pick<
   OrderDoc,
-  | 'Parts'
-  | 'user'
-  | 'userName'
-  | 'qty'
-  | 'priceCents'
-  | 'paid'
-  | 'transactionId'
-  | 'status'
-  | 'createdAt'
-  | 'hold'
-  | 'uid'
-> & { _id: unknown; partsId: unknown };
+  'Parts' | 'user' | 'userName' | 'qty' | 'priceCents' | 'paid' | 'transactionId' | 'status' | 'hold' | 'uid'
+> & {
+  _id: unknown;
+  partsId: unknown;
+  /** A document's Date, or the kept row's time in ms (a number is a sixth of a Date's memory). */
+  createdAt?: Date | number | null;
+};
 export const OrderModel = model('Order', orderSchema);
 
 /**

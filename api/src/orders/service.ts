@@ -32,7 +32,7 @@ import {
 
 export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Order {
   const expiresAt =
-    rules && doc.createdAt && !doc.paid && doc.status === 'pending'
+    rules && doc.createdAt != null && !doc.paid && doc.status === 'pending'
       ? new Date(new Date(doc.createdAt).getTime() + rules.holdMs).toISOString()
       : undefined;
   return {
@@ -46,7 +46,7 @@ export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Orde
     paid: doc.paid,
     ...(doc.transactionId ? { transactionId: doc.transactionId } : {}),
     status: doc.status,
-    ...(doc.createdAt ? { createdAt: new Date(doc.createdAt).toISOString() } : {}),
+    ...(doc.createdAt != null ? { createdAt: new Date(doc.createdAt).toISOString() } : {}),
     ...(expiresAt ? { expiresAt } : {}),
   };
 }

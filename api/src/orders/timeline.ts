@@ -47,7 +47,8 @@ function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
     priceCents: doc.priceCents,
     paid: doc.paid,
     status: shared(doc.status),
-    createdAt: doc.createdAt,
+    // As a number: 50,000 Date objects were a twentieth of the API's heap.
+    createdAt: doc.createdAt == null ? doc.createdAt : new Date(doc.createdAt).getTime(),
     hold: shared(doc.hold),
     uid: shared(doc.uid),
   };
