@@ -6,7 +6,7 @@ import { lifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
-import { customerListsReady } from './orders/service';
+import { orderListsReady } from './orders/service';
 import { orderTimeline } from './orders/timeline';
 import { catalogueFor } from './parts/catalogue';
 import { userLookupFor } from './users/lookup';
@@ -67,9 +67,10 @@ async function main(): Promise<void> {
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
     }
     if (env.MONGODB_EMBEDDED) {
-      // My Order reads each customer's list of order ids there; fill the lists once per database.
-      await customerListsReady().catch((err: unknown) =>
-        logger.warn({ err: (err as Error).message }, 'customer order lists not filled at start'),
+      // My Order reads each customer's list of order ids there, and a first sign-in the older
+      // orders placed under its address: fill those lists once per database.
+      await orderListsReady().catch((err: unknown) =>
+        logger.warn({ err: (err as Error).message }, 'order lists not filled at start'),
       );
       // And the admin's lists (every order, every account's email), read once now rather than
       // at the first Manage Order or Manage User.

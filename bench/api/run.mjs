@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // On-demand API benchmark (not part of `npm test`) on the 10,000-part catalogue of
 // bench/seed-scale: random GET /parts pages, ?q= search, GET /parts/:id, GET /order?user= for the
-// user with 100 orders, and POST /order from 50 customers (one per connection), against the real
+// user with 100 orders, POST /order from 50 customers (one per connection), the admin's and the
+// signed-in reads, and sign-ins (PUT /user/:email, through the Firebase Auth emulator), against the real
 // API process and its own FerretDB, beside a bare @koa/router hello route measured in the same
 // run. The catalogue reads also run once against an API with the cache off
 // (CATALOG_CACHE_TTL_MS=0) to show what the cache buys. Prints req/s, p50/p99, the ratio to the
@@ -18,6 +19,7 @@ import {
   ensureTools,
   freePort,
   serviceEnv,
+  startAuthEmulator,
   startFerret,
   stopChild,
   waitForPort,
@@ -29,6 +31,7 @@ import {
   SCALE,
   SEARCH_TERMS,
   customerEmail,
+  customerUid,
   uidOf,
   loadApiModels,
   seedScale,
@@ -56,6 +59,8 @@ const baseEnv = {
   // Production's code paths against the local stand-ins, which production refuses unless told.
   ALLOW_LOCAL_SERVICES: '1',
   LOG_LEVEL: 'warn',
+  RATE_LIMIT_EXCHANGE_IP: '0/60',
+  RATE_LIMIT_EXCHANGE_USER: '0/60',
   // One load generator on one address stands for many shoppers: the per-address and per-account
   // abuse limits and the open-order cap would answer 429/409 instead of doing the work measured.
   RATE_LIMIT_LISTING: '0/60',
@@ -153,8 +158,54 @@ async function measure({ name, pid, cpuPid = pid, warmup = true, conns = connect
   };
 }
 
+/**
+ * Sign-ins (PUT /user/:email) one at a time, each with a fresh Firebase ID token from the auth
+ * emulator: seeded customers signing in again, and addresses signing in for the first time with
+ * the address verified (the case that claims older orders placed under it).
+ */
+async function signInTimes(base, { returning, fresh }) {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = baseEnv.FIREBASE_AUTH_EMULATOR_HOST;
+  const { initializeApp } = require(
+    require.resolve('firebase-admin/app', { paths: [path.join(root, 'api')] }),
+  );
+  const { getAuth } = require(require.resolve('firebase-admin/auth', { paths: [path.join(root, 'api')] }));
+  const auth = getAuth(initializeApp({ projectId: baseEnv.FIREBASE_PROJECT_ID }, 'bench'));
+  const password = 'bench-pass-2026';
+  for (const a of [...returning, ...fresh]) await auth.createUser({ ...a, password, emailVerified: true });
+  const once = async ({ email }) => {
+    const signedIn = await fetch(
+      `http://${baseEnv.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password, returnSecureToken: true }),
+      },
+    );
+    const { idToken } = await signedIn.json();
+    const started = Date.now();
+    const res = await fetch(`${base}/user/${encodeURIComponent(email)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
+      body: JSON.stringify({ email }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`PUT /user/${email} → ${res.status}`);
+    return Date.now() - started;
+  };
+  const mean = async (accounts) => {
+    let total = 0;
+    for (const a of accounts) total += await once(a);
+    return total / accounts.length;
+  };
+  return {
+    'PUT /user/:email (sign-in again)': await mean(returning),
+    'PUT /user/:email (first sign-in, verified)': await mean(fresh),
+  };
+}
+
 const children = [];
 const ferret = await startFerret({ port: ports.db, dataDir });
+const emulator = catalogueOnly ? undefined : await startAuthEmulator({ port: ports.authEmulator });
 try {
   const seedStarted = Date.now();
   await seedScale({ uri: baseEnv.MONGODB_URI, log: () => {} });
@@ -352,6 +403,10 @@ try {
         `${api.base}/user?page=${1 + Math.floor(Math.random() * userPages)}`,
         adminInit,
       ),
+      ...(await signInTimes(api.base, {
+        returning: [5, 6, 7].map((i) => ({ uid: customerUid(i), email: customerEmail(i) })),
+        fresh: [1, 2, 3].map((i) => ({ uid: `bench-new-${i}`, email: `new-${i}@motoparts-scale.test` })),
+      })),
     };
     let nextCustomer = 0;
     rows.push(
@@ -445,6 +500,7 @@ try {
     console.log(`one request at a time: ${k} ${v.toFixed(0)} ms`);
 } finally {
   for (const c of children) await stop(c);
+  if (emulator) await stopChild(emulator);
   await stopChild(ferret);
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@ import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
 import { listAllOrders, orderRules, toOrder } from '../orders/service';
 import { OrderTimeline } from '../orders/timeline';
-import { MemoryUserLookup, QueryUserLookup } from '../users/lookup';
+import { MemoryUserLookup, QueryUserLookup, type UserLookup } from '../users/lookup';
 import { UserModel, userWrites } from '../users/model';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
@@ -206,6 +206,9 @@ describe('accounts by email', () => {
     for (const email of emails) {
       const [m, q] = [await memory.byEmail(email), await query.byEmail(email)];
       expect({ email, id: m && String(m._id) }).toEqual({ email, id: q && String(q._id) });
+      const ids = async (lookup: UserLookup) =>
+        (await lookup.holders(email)).map((d) => String(d._id)).sort();
+      expect({ email, holders: await ids(memory) }).toEqual({ email, holders: await ids(query) });
     }
     for (const limit of [3, 100]) {
       for (let page = 1; page <= 8; page++) {
@@ -233,9 +236,14 @@ describe('accounts by email', () => {
     const probes = [...emails, 'nobody@lists.test', adminEmail];
     await same(probes);
 
-    // An address moves to another account; a new account; a record written through the driver.
+    // An address moves to another account, and an account signs in again: writes to named
+    // accounts, which the memory lookup reads again by `_id` instead of every pair.
     await UserModel.updateOne({ _id: 'uid-lists-0' }, { $unset: { email: 1 } });
     await UserModel.updateOne({ _id: 'uid-lists-3' }, { $set: { email: emails[0] } });
+    await UserModel.findOneAndUpdate({ _id: 'uid-lists-4' }, { $set: { name: 'Again' } });
+    await same(probes);
+
+    // A new account; a record written through the driver.
     await UserModel.create({ _id: 'uid-lists-new', email: `new-${Date.now()}@lists.test` });
     await UserModel.collection.insertOne({
       _id: 'uid-lists-raw',

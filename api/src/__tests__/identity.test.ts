@@ -1,10 +1,12 @@
 import { Writable } from 'node:stream';
+import { Types } from 'mongoose';
 import pino from 'pino';
 import type { Order, Review, User } from '@motoparts/contracts';
 import { firebaseAuth } from '../lib/firebase';
-import { OrderModel } from '../orders/model';
+import { LegacyOrdersModel, OrderModel } from '../orders/model';
 import { ReviewModel } from '../reviews/model';
 import { UserModel } from '../users/model';
+import { userLookupFor } from '../users/lookup';
 import { syncUser } from '../users/service';
 import {
   account,
@@ -22,6 +24,10 @@ import { call, insertPart, startTestApp, type TestApp } from './support/harness'
 // legacy by-email records, and what the public and the log may see of an email.
 
 const adminEmail = uniqueEmail('idadmin');
+// Records from before uid keying are older than this version: written before the API reads
+// anything, as an earlier version would have left them.
+const legacyEmail = uniqueEmail('legacy');
+const squatterEmail = uniqueEmail('squatter');
 const logLines: string[] = [];
 let t: TestApp;
 let partId: string;
@@ -36,9 +42,43 @@ beforeAll(async () => {
   });
   t = await startTestApp('identity', { ADMIN_EMAILS: adminEmail }, { logger: pino({ level: 'info' }, sink) });
   partId = await insertPart({ availableQty: 1_000_000 });
+  await legacyRecord(legacyEmail);
+  await legacyRecord(squatterEmail);
   adminIdToken = await signUp(adminEmail, 'secret-pass-1', 'Ada Admin');
 });
 afterAll(() => t.close());
+
+/** An email-keyed record with a profile, the admin role, one order and one review. */
+async function legacyRecord(email: string): Promise<void> {
+  await UserModel.collection.insertOne({
+    email,
+    name: 'Legacy Rider',
+    role: 'admin',
+    location: 'Bergen',
+  } as never);
+  await OrderModel.collection.insertOne({
+    partsId: new Types.ObjectId(partId),
+    Parts: 'Old part',
+    user: email,
+    userName: 'Legacy Rider',
+    qty: 100,
+    unitPriceCents: 100,
+    priceCents: 10000,
+    paid: true,
+    status: 'shipped',
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  } as never);
+  await ReviewModel.collection.insertOne({
+    email,
+    name: 'Legacy Rider',
+    img: '/images/reviewers/1.svg',
+    review: `Old review ${Math.random().toString(36).slice(2)}`,
+    rating: 4,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  } as never);
+}
 
 const exchange = (email: string, idToken: string) =>
   call<{ token: string; admin: boolean; error?: { code: string } }>(
@@ -149,50 +189,22 @@ describe('a re-registered email is a new customer', () => {
 });
 
 describe('records from before uid keying', () => {
-  /** An email-keyed record with a profile, the admin role, one order and one review. */
-  async function legacyRecord(email: string): Promise<void> {
-    await UserModel.collection.insertOne({
-      email,
-      name: 'Legacy Rider',
-      role: 'admin',
-      location: 'Bergen',
-    } as never);
-    await OrderModel.collection.insertOne({
-      partsId: (await OrderModel.findOne({}).lean())?.partsId,
-      Parts: 'Old part',
-      user: email,
-      userName: 'Legacy Rider',
-      qty: 100,
-      unitPriceCents: 100,
-      priceCents: 10000,
-      paid: true,
-      status: 'shipped',
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    } as never);
-    await ReviewModel.collection.insertOne({
-      email,
-      name: 'Legacy Rider',
-      img: '/images/reviewers/1.svg',
-      review: `Old review ${Math.random().toString(36).slice(2)}`,
-      rating: 4,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    } as never);
-  }
-
   const exchange = (email: string, idToken: string) =>
     call<{ token: string; admin: boolean }>(t.base, 'PUT', `/user/${encodeURIComponent(email)}`, {
       headers: { authorization: `Bearer ${idToken}` },
     });
 
-  it('are claimed by the first exchange of a verified address: profile, role, orders and reviews move to the uid', async () => {
-    const email = uniqueEmail('legacy');
-    await legacyRecord(email);
+  /** A new account with this address, which Firebase has verified, exchanging its first token. */
+  async function firstVerifiedExchange(email: string) {
     const idToken = await signUp(email);
     const uid = String(claimsOf(idToken).user_id);
     await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
-    const res = await exchange(email, idToken);
+    return { uid, res: await exchange(email, idToken) };
+  }
+
+  it('are claimed by the first exchange of a verified address: profile, role, orders and reviews move to the uid', async () => {
+    const email = legacyEmail;
+    const { uid, res } = await firstVerifiedExchange(email);
     expect(res.status).toBe(200);
     expect(res.body.admin).toBe(true);
     const profile = await call<User>(t.base, 'GET', `/user/${email}`, { token: res.body.token });
@@ -201,11 +213,26 @@ describe('records from before uid keying', () => {
     expect(orders.body.map((o) => o.Parts)).toEqual(['Old part']);
     expect(await UserModel.countDocuments({ email })).toBe(1);
     expect(await ReviewModel.countDocuments({ email, uid })).toBe(1);
+    expect(await OrderModel.countDocuments({ user: email, uid })).toBe(1);
+    // On the embedded database the claim found the order through the address's list, now gone.
+    if (t.env.MONGODB_EMBEDDED) expect(await LegacyOrdersModel.exists({ _id: email })).toBeNull();
+  });
+
+  it('a first verified sign-in of an address without older records claims nothing and leaves the others waiting', async () => {
+    const email = uniqueEmail('newcomer');
+    const { res } = await firstVerifiedExchange(email);
+    expect(res.status).toBe(200);
+    expect(res.body.admin).toBe(false);
+    const orders = await call<Order[]>(t.base, 'GET', `/order?user=${email}`, { token: res.body.token });
+    expect(orders.body).toEqual([]);
+    // The other addresses' older orders are still waiting for their owners.
+    if (t.env.MONGODB_EMBEDDED)
+      expect((await LegacyOrdersModel.findById(squatterEmail).lean())?.ids).toHaveLength(1);
+    expect(await OrderModel.countDocuments({ user: squatterEmail, uid: { $exists: false } })).toBe(1);
   });
 
   it('an unverified sign-up with that address claims nothing until Firebase has verified it', async () => {
-    const email = uniqueEmail('squatter');
-    await legacyRecord(email);
+    const email = squatterEmail;
     const idToken = await signUp(email);
     const uid = String(claimsOf(idToken).user_id);
     const first = await exchange(email, idToken);
@@ -306,10 +333,11 @@ describe('ADMIN_EMAILS bootstrap', () => {
     const log = pino({ level: 'silent' });
     // A real Firebase project: an unverified listed address gets no role.
     const real = { ...listed, FIREBASE_AUTH_EMULATOR_HOST: undefined };
-    expect((await syncUser(real, log, account, email)).role).toBe('user');
+    const lookup = userLookupFor(real);
+    expect((await syncUser(real, log, lookup, account, email)).role).toBe('user');
     // Once Firebase has verified it, it does.
     const verified = await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
-    expect((await syncUser(real, log, verified, email)).role).toBe('admin');
+    expect((await syncUser(real, log, lookup, verified, email)).role).toBe('admin');
     // Emulator mode cannot verify addresses: the list applies as is, with a warning line.
     const before = logLines.length;
     const admin = await exchange(adminEmail, adminIdToken);

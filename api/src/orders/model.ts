@@ -242,6 +242,22 @@ const customerOrdersSchema = new Schema(
 export const CustomerOrdersModel = model('CustomerOrders', customerOrdersSchema);
 
 /**
+ * Orders of the email-keyed era (written without a `uid`) by the address they were placed under
+ * (`_id`), for the first sign-in of that address on the embedded FerretDB, where a filter on
+ * `user` reads every order. Filled once per database with the customers' lists; the sign-in that
+ * claims the orders deletes the address's entry. Nothing writes an order without a uid any more.
+ */
+const legacyOrdersSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    ids: { type: [String], default: [] },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
+export const LegacyOrdersModel = model('LegacyOrders', legacyOrdersSchema);
+
+/**
  * One-off data changes already applied to this database (`_id` = the change's name), so a change
  * that reads every document runs once per database, not at every start.
  */

@@ -11,6 +11,7 @@ import { orderTimeline } from './timeline';
 import {
   CustomerOrdersModel,
   DataChangeModel,
+  LegacyOrdersModel,
   HIDDEN_HOLDS,
   isListed,
   OrderModel,
@@ -279,7 +280,7 @@ export class CustomerOrderPages {
 
 /** The customer's visible orders, newest first, read by `_id` from their list. */
 async function ordersFromList(uid: string): Promise<OrderDoc[]> {
-  await customerListsReady();
+  await orderListsReady();
   const entry = await CustomerOrdersModel.findById(uid).lean();
   const ids = entry?.ids ?? [];
   // One read per 500 ids: the embedded FerretDB answers `_id: {$in}` of up to 500 ids from its
@@ -309,29 +310,85 @@ export async function noteCustomerOrders(uid: string, orderIds: string[]): Promi
 }
 
 const CUSTOMER_LISTS = 'customer-order-lists';
+const LEGACY_LISTS = 'legacy-order-lists';
 let listsReady: Promise<void> | undefined;
 
 /**
- * Fills the customers' lists from the orders once per database (orders written before the lists
- * existed, or by a seed), reading every order one time. Until it is done no list is read.
+ * Fills, once per database, the lists that stand in for filters the embedded FerretDB cannot
+ * answer without reading every order: each customer's order ids (orders written before the lists
+ * existed, or by a seed) and the email-keyed era's unclaimed orders by address. One read of every
+ * order serves both; until it is done no list is read.
  */
-export function customerListsReady(): Promise<void> {
+export function orderListsReady(): Promise<void> {
   listsReady ??= (async () => {
-    if (await DataChangeModel.exists({ _id: CUSTOMER_LISTS })) return;
+    const done = new Set(
+      (await DataChangeModel.find({ _id: { $in: [CUSTOMER_LISTS, LEGACY_LISTS] } }, { _id: 1 }).lean()).map(
+        (d) => d._id,
+      ),
+    );
+    if (done.has(CUSTOMER_LISTS) && done.has(LEGACY_LISTS)) return;
     const byCustomer = new Map<string, string[]>();
-    for (const o of await OrderModel.find({}, { uid: 1 }).lean<Pick<OrderDoc, '_id' | 'uid'>[]>()) {
-      if (!o.uid) continue; // orders of the email-keyed era are not listed by uid at all
-      const ids = byCustomer.get(o.uid) ?? [];
+    const byEmail = new Map<string, string[]>();
+    const orders = await OrderModel.find({}, { uid: 1, user: 1 }).lean<
+      Pick<OrderDoc, '_id' | 'uid' | 'user'>[]
+    >();
+    for (const o of orders) {
+      // Orders of the email-keyed era are not listed by uid until their address is claimed.
+      const [lists, key] = o.uid ? [byCustomer, o.uid] : [byEmail, o.user];
+      const ids = lists.get(key) ?? [];
       ids.push(String(o._id));
-      byCustomer.set(o.uid, ids);
+      lists.set(key, ids);
     }
-    for (const [uid, ids] of byCustomer) await noteCustomerOrders(uid, ids);
-    await DataChangeModel.updateOne({ _id: CUSTOMER_LISTS }, { doneAt: new Date() }, { upsert: true });
+    for (const [change, lists, note] of [
+      [CUSTOMER_LISTS, byCustomer, noteCustomerOrders],
+      [LEGACY_LISTS, byEmail, noteLegacyOrders],
+    ] as const) {
+      if (done.has(change)) continue;
+      for (const [key, ids] of lists) await note(key, ids);
+      await DataChangeModel.updateOne({ _id: change }, { doneAt: new Date() }, { upsert: true });
+    }
   })().catch((err: unknown) => {
     listsReady = undefined; // try again on the next read
     throw err;
   });
   return listsReady;
+}
+
+async function noteLegacyOrders(email: string, orderIds: string[]): Promise<void> {
+  await LegacyOrdersModel.updateOne(
+    { _id: email },
+    { $addToSet: { ids: { $each: orderIds } } },
+    { upsert: true },
+  );
+}
+
+/**
+ * Gives the orders placed under `email` before accounts were keyed by uid to the account `uid`
+ * (its first sign-in with that address verified): listed as the customer's first, stamped second,
+ * so My Order may hold an id a little early but never misses one. On the embedded database the
+ * orders come from the address's legacy list, deleted last: a crash before leaves the claim to
+ * the next sign-in, which repeats every step harmlessly. Elsewhere the `user` index finds them.
+ */
+export async function claimLegacyOrders(uid: string, email: string, embedded: boolean): Promise<void> {
+  let ids: string[];
+  if (embedded) {
+    await orderListsReady();
+    ids = (await LegacyOrdersModel.findById(email).lean())?.ids ?? [];
+  } else {
+    const docs = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
+    ids = docs.map((o) => String(o._id));
+  }
+  if (ids.length > 0) {
+    await noteCustomerOrders(uid, ids);
+    // At most 500 ids a read: the embedded FerretDB answers those from its `_id` index.
+    for (let i = 0; i < ids.length; i += 500) {
+      await OrderModel.updateMany(
+        { _id: { $in: ids.slice(i, i + 500) }, uid: { $exists: false } },
+        { $set: { uid } },
+      );
+    }
+  }
+  if (embedded) await LegacyOrdersModel.deleteOne({ _id: email });
 }
 
 /**

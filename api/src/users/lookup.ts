@@ -13,6 +13,8 @@ export type StoredUser = UserDoc & { _id: unknown };
 export interface UserLookup {
   /** The record holding this email now: a uid-keyed account before an older unclaimed record. */
   byEmail(email: string): Promise<StoredUser | null>;
+  /** Every record holding this email: accounts (uid `_id`) and older records (ObjectId `_id`). */
+  holders(email: string): Promise<StoredUser[]>;
   /** One page of the records holding an email, by email, and how many there are. */
   page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }>;
   /** Reads what the lookup keeps in memory now (at start-up), if it keeps anything. */
@@ -27,7 +29,11 @@ const accountFirst = (docs: StoredUser[]) => docs.find((d) => typeof d._id === '
 /** The database's indexes answer: MongoDB, or several API processes sharing one database. */
 export class QueryUserLookup implements UserLookup {
   async byEmail(email: string): Promise<StoredUser | null> {
-    return accountFirst(await UserModel.find({ email }).lean<StoredUser[]>());
+    return accountFirst(await this.holders(email));
+  }
+
+  holders(email: string): Promise<StoredUser[]> {
+    return UserModel.find({ email }).lean<StoredUser[]>();
   }
 
   async page(page: number, limit: number): Promise<{ docs: StoredUser[]; total: number }> {
@@ -63,12 +69,16 @@ function compareEntries(a: Entry, b: Entry): number {
 
 /**
  * The embedded database's lookup: the (email, `_id`) pairs of every record that holds an email,
- * sorted as the query sorts them, read in one pass when first needed and again after any write to
- * the users (this process is the embedded database's only writer, docs/architecture.md). A
- * lookup or a page is then one `_id` read, which FerretDB answers from its `_id` index.
+ * sorted as the query sorts them, read in one pass when first needed and again after a write that
+ * may have changed any record (this process is the embedded database's only writer,
+ * docs/architecture.md). A write to named accounts (a sign-in, a profile edit) only has those
+ * records read again by `_id`. A lookup or a page is then `_id` reads, which FerretDB answers from
+ * its `_id` index.
  */
 export class MemoryUserLookup implements UserLookup {
   private entries: Entry[] | null = null;
+  /** Accounts written since `entries` was read: their pairs are read again before the next use. */
+  private dirty = new Set<string>();
   /** Bumped by every write: a pass that a write overtook is used once, never kept. */
   private version = 0;
 
@@ -81,9 +91,16 @@ export class MemoryUserLookup implements UserLookup {
 
   constructor() {
     userWrites.subscribe((scope) => {
-      if (scope === 'all') this.records.clear();
-      else for (const id of scope.ids) this.records.delete(id);
-      this.entries = null;
+      if (scope === 'all') {
+        this.records.clear();
+        this.entries = null;
+        this.dirty.clear();
+      } else {
+        for (const id of scope.ids) {
+          this.records.delete(id);
+          this.dirty.add(id);
+        }
+      }
       this.pages.clear();
       this.reading.clear();
       this.loading = undefined;
@@ -95,15 +112,28 @@ export class MemoryUserLookup implements UserLookup {
   private loading: Promise<Entry[]> | undefined;
 
   private sorted(): Promise<Entry[]> {
-    if (this.entries) return Promise.resolve(this.entries);
+    if (this.entries && this.dirty.size === 0) return Promise.resolve(this.entries);
     if (this.loading) return this.loading;
     const version = this.version;
+    const changed = new Set(this.dirty);
+    // More than one `_id: {$in}` read can take (see `read`): read every pair again.
+    const kept = changed.size <= 500 ? this.entries : null;
     const loading = (async () => {
-      const docs = await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
-      const entries = docs
-        .map((d) => ({ email: String(d.email), id: d._id as unknown }))
-        .sort(compareEntries);
-      if (version === this.version) this.entries = entries;
+      const docs = kept
+        ? await UserModel.collection
+            .find({ _id: { $in: [...changed] as never[] } }, { projection: { email: 1 } })
+            .toArray()
+        : await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
+      const read = docs
+        .filter((d) => typeof d.email === 'string')
+        .map((d) => ({ email: String(d.email), id: d._id as unknown }));
+      const entries = (kept ? kept.filter((e) => !changed.has(String(e.id))).concat(read) : read).sort(
+        compareEntries,
+      );
+      if (version === this.version) {
+        this.entries = entries;
+        this.dirty.clear();
+      }
       return entries;
     })().finally(() => {
       if (this.loading === loading) this.loading = undefined;
@@ -138,6 +168,10 @@ export class MemoryUserLookup implements UserLookup {
   }
 
   async byEmail(email: string): Promise<StoredUser | null> {
+    return accountFirst(await this.holders(email));
+  }
+
+  async holders(email: string): Promise<StoredUser[]> {
     const entries = await this.sorted();
     let lo = 0;
     let hi = entries.length;
@@ -151,7 +185,7 @@ export class MemoryUserLookup implements UserLookup {
       ids.push((entries[i] as Entry).id);
     }
     // Checked against the records: a write between the pass and this read changes the answer.
-    return accountFirst((await this.read(ids)).filter((d) => d.email === email));
+    return (await this.read(ids)).filter((d) => d.email === email);
   }
 
   async warm(): Promise<void> {

@@ -38,8 +38,13 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
     validate({ params: emailParams }),
     async (ctx) => {
       const { idToken = '', log } = ctx.state;
-      ctx.body = await users.exchangeToken(env, log, idToken, ctx.state.input.params.email, (uid) =>
-        limits.consume('exchangeUser', uid),
+      ctx.body = await users.exchangeToken(
+        env,
+        log,
+        userLookup,
+        idToken,
+        ctx.state.input.params.email,
+        (uid) => limits.consume('exchangeUser', uid),
       );
     },
   );

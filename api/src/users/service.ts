@@ -6,8 +6,7 @@ import { AppError } from '../lib/app-error';
 import { getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
 import type { Logger } from '../lib/logger';
 import { signApiToken } from '../lib/tokens';
-import { OrderModel } from '../orders/model';
-import { noteCustomerOrders } from '../orders/service';
+import { claimLegacyOrders } from '../orders/service';
 import { ReviewModel } from '../reviews/model';
 import type { StoredUser, UserLookup } from './lookup';
 import { UserModel, userWrites } from './model';
@@ -50,15 +49,13 @@ export async function isAdmin(lookup: UserLookup, email: string): Promise<boolea
  * account's own record lacks, if it has one), and the old record goes last. A crash anywhere
  * before leaves the claim to the next exchange, which repeats every step harmlessly.
  */
-async function claimLegacyRecord(uid: string, email: string): Promise<void> {
-  const legacy = await UserModel.collection.findOne({ email, _id: { $type: 'objectId' } });
-  const legacyOrders = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
-  if (legacyOrders.length > 0) {
-    const ids = legacyOrders.map((o) => String(o._id));
-    // Listed first, stamped second: the customer's list may hold an id a little early, never miss one.
-    await noteCustomerOrders(uid, ids);
-    await OrderModel.updateMany({ _id: { $in: ids }, uid: { $exists: false } }, { $set: { uid } });
-  }
+async function claimLegacyRecord(
+  env: Env,
+  uid: string,
+  email: string,
+  legacy: StoredUser | undefined,
+): Promise<void> {
+  await claimLegacyOrders(uid, email, env.MONGODB_EMBEDDED);
   await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
   if (!legacy) return;
   const { _id: legacyId, ...fields } = legacy;
@@ -73,29 +70,35 @@ async function claimLegacyRecord(uid: string, email: string): Promise<void> {
     if (fields.role === 'admin') $set.role = 'admin';
     if (Object.keys($set).length > 0) await UserModel.updateOne({ _id: uid }, { $set });
   }
-  await UserModel.collection.deleteOne({ _id: legacyId });
+  await UserModel.collection.deleteOne({ _id: legacyId as never });
   userWrites.announce('all');
 }
 
 /**
- * Another account (deleted, or one whose address changed) still holds this email: it lets go of
- * it, so the email is unique among current accounts and the newcomer inherits nothing.
+ * Other accounts (deleted, or whose address changed) that still hold this email let go of it, so
+ * the email is unique among current accounts and the newcomer inherits nothing. Each is written by
+ * `_id`, and only while it still holds the address.
  */
-async function releaseEmail(uid: string, email: string): Promise<void> {
-  await UserModel.updateMany(
-    { email, _id: { $ne: uid, $type: 'string' } },
-    { $unset: { email: 1 }, $set: { formerEmail: email } },
-  );
+async function releaseEmail(holders: StoredUser[], uid: string, email: string): Promise<void> {
+  for (const other of holders) {
+    if (typeof other._id !== 'string' || other._id === uid) continue;
+    await UserModel.updateOne(
+      { _id: other._id, email },
+      { $unset: { email: 1 }, $set: { formerEmail: email } },
+    );
+  }
 }
 
 /**
  * Creates or refreshes the account's record from Firebase. Emails listed in ADMIN_EMAILS become
  * admins when Firebase says the address is verified (the emulator cannot verify addresses, so
- * there the list applies as is, with a log line); nobody else gets a role from here.
+ * there the list applies as is, with a log line); nobody else gets a role from here. Who holds the
+ * address comes from the lookup (on the embedded database from memory, not a pass over the users).
  */
 export async function syncUser(
   env: Env,
   log: Logger,
+  lookup: UserLookup,
   account: UserRecord,
   email: string,
 ): Promise<StoredUser> {
@@ -112,15 +115,17 @@ export async function syncUser(
       log.warn({ uid }, 'ADMIN_EMAILS: address not verified in Firebase; no admin role given');
     }
   }
-  await releaseEmail(uid, email);
+  const holders = await lookup.holders(email);
+  await releaseEmail(holders, uid, email);
   // An older record may carry orders, a profile and the admin role: only an owner Firebase has
   // proven holds the address gets them (an unverified sign-up could be anyone).
-  if (await UserModel.exists({ email, _id: { $type: 'objectId' } })) {
-    if (account.emailVerified) await claimLegacyRecord(uid, email);
+  const legacy = holders.find((doc) => typeof doc._id !== 'string');
+  if (legacy) {
+    if (account.emailVerified) await claimLegacyRecord(env, uid, email, legacy);
     else log.warn({ uid }, 'older record for this address left unclaimed: email not verified in Firebase');
-  } else if (!(await UserModel.exists({ _id: uid }))) {
+  } else if (!holders.some((doc) => doc._id === uid) && !(await UserModel.exists({ _id: uid }))) {
     // Orders and reviews of the email-keyed era whose user record is already gone.
-    if (account.emailVerified) await claimLegacyRecord(uid, email);
+    if (account.emailVerified) await claimLegacyRecord(env, uid, email, undefined);
   }
   const doc = await UserModel.findOneAndUpdate(
     { _id: uid },
@@ -147,6 +152,7 @@ export async function syncUser(
 export async function exchangeToken(
   env: Env,
   log: Logger,
+  lookup: UserLookup,
   idToken: string,
   email: string,
   limitAccount: (uid: string) => Promise<void>,
@@ -160,7 +166,7 @@ export async function exchangeToken(
     throw AppError.unauthenticated('The sign-in token does not match the Firebase account; sign in again.');
   }
   if (accountEmail !== email) throw AppError.forbidden('The signed-in account does not match this email.');
-  const doc = await syncUser(env, log, account, accountEmail);
+  const doc = await syncUser(env, log, lookup, account, accountEmail);
   const admin = doc.role === 'admin';
   return {
     token: signApiToken(env, {
