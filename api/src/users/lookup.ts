@@ -72,8 +72,9 @@ function compareEntries(a: Entry, b: Entry): number {
  * sorted as the query sorts them, read in one pass when first needed and again after a write that
  * may have changed any record (this process is the embedded database's only writer,
  * docs/architecture.md). A write to named accounts (a sign-in, a profile edit) only has those
- * records read again by `_id`. A lookup or a page is then `_id` reads, which FerretDB answers from
- * its `_id` index.
+ * records read again by `_id`. The pass keeps the records themselves too, so a lookup or a page
+ * reads the database only for records a write has dropped since, by `_id`, which FerretDB answers
+ * from its `_id` index.
  */
 export class MemoryUserLookup implements UserLookup {
   private entries: Entry[] | null = null;
@@ -84,7 +85,7 @@ export class MemoryUserLookup implements UserLookup {
 
   /** Pages read since the last write, so admins paging an unchanged list read nothing again. */
   private pages = new Map<string, { docs: StoredUser[]; total: number }>();
-  /** Records read by `_id` (2,000 accounts are ≈ 1 MB), dropped by a write to them. */
+  /** Records read by a pass or by `_id` (2,000 accounts are ≈ 1 MB), dropped by a write to them. */
   private records = new LRUCache<string, StoredUser>({ max: 20_000 });
   /** Page reads running now: admins asking for the same page at once share one read. */
   private reading = new Map<string, Promise<{ docs: StoredUser[]; total: number }>>();
@@ -116,23 +117,25 @@ export class MemoryUserLookup implements UserLookup {
     if (this.loading) return this.loading;
     const version = this.version;
     const changed = new Set(this.dirty);
-    // More than one `_id: {$in}` read can take (see `read`): read every pair again.
+    // FerretDB answers `_id: {$in}` from its index for up to 500 ids; beyond that, read it all.
     const kept = changed.size <= 500 ? this.entries : null;
     const loading = (async () => {
-      const docs = kept
-        ? await UserModel.collection
-            .find({ _id: { $in: [...changed] as never[] } }, { projection: { email: 1 } })
-            .toArray()
-        : await UserModel.collection.find(HOLDS_EMAIL, { projection: { email: 1 } }).toArray();
-      const read = docs
-        .filter((d) => typeof d.email === 'string')
-        .map((d) => ({ email: String(d.email), id: d._id as unknown }));
+      // Whole records, not only their emails: they are what a lookup then reads, so every
+      // account asked for after this pass is answered from memory (2,000 accounts ≈ 1 MB).
+      const docs = (await (
+        kept
+          ? UserModel.collection.find({ _id: { $in: [...changed] as never[] } })
+          : UserModel.collection.find(HOLDS_EMAIL)
+      ).toArray()) as unknown as StoredUser[];
+      const holding = docs.filter((d) => typeof d.email === 'string');
+      const read = holding.map((d) => ({ email: String(d.email), id: d._id }));
       const entries = (kept ? kept.filter((e) => !changed.has(String(e.id))).concat(read) : read).sort(
         compareEntries,
       );
       if (version === this.version) {
         this.entries = entries;
         this.dirty.clear();
+        for (const doc of holding) this.records.set(String(doc._id), doc);
       }
       return entries;
     })().finally(() => {
