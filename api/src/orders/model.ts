@@ -224,6 +224,15 @@ const orderReleaseSchema = new Schema(
 
 export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);
 
+/** A key (`_id`) and the ids of the orders filed under it: the shape of both lists below. */
+const orderIdListSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    ids: { type: [String], default: [] },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
 /**
  * Each customer's order ids (`_id` = the customer's uid), for My Order on the embedded FerretDB:
  * it pushes only an exact `_id` down to SQLite, so a filter on `uid` reads every order, while this
@@ -231,15 +240,7 @@ export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);
  * so the list holds every order of the customer; an id without an order (a refused order, a crash
  * between the two steps, a cancelled order) is skipped when read and pruned once it is old.
  */
-const customerOrdersSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    ids: { type: [String], default: [] },
-  },
-  { strict: 'throw', versionKey: false },
-);
-
-export const CustomerOrdersModel = model('CustomerOrders', customerOrdersSchema);
+export const CustomerOrdersModel = model('CustomerOrders', orderIdListSchema);
 
 /**
  * Orders of the email-keyed era (written without a `uid`) by the address they were placed under
@@ -247,15 +248,16 @@ export const CustomerOrdersModel = model('CustomerOrders', customerOrdersSchema)
  * `user` reads every order. Filled once per database with the customers' lists; the sign-in that
  * claims the orders deletes the address's entry. Nothing writes an order without a uid any more.
  */
-const legacyOrdersSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    ids: { type: [String], default: [] },
-  },
-  { strict: 'throw', versionKey: false },
-);
+export const LegacyOrdersModel = model('LegacyOrders', orderIdListSchema);
 
-export const LegacyOrdersModel = model('LegacyOrders', legacyOrdersSchema);
+/** Adds order ids to one list of either kind above (one exact `_id` upsert). */
+export async function addOrderIds(
+  list: typeof CustomerOrdersModel | typeof LegacyOrdersModel,
+  key: string,
+  orderIds: string[],
+): Promise<void> {
+  await list.updateOne({ _id: key }, { $addToSet: { ids: { $each: orderIds } } }, { upsert: true });
+}
 
 /**
  * One-off data changes already applied to this database (`_id` = the change's name), so a change

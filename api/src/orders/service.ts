@@ -9,6 +9,7 @@ import { PartModel, type PartDoc } from '../parts/model';
 import { KEY_TTL_MS } from './keys';
 import { orderTimeline } from './timeline';
 import {
+  addOrderIds,
   CustomerOrdersModel,
   DataChangeModel,
   LegacyOrdersModel,
@@ -301,12 +302,8 @@ async function ordersFromList(uid: string): Promise<OrderDoc[]> {
 }
 
 /** Records order ids in their customer's list (one exact `_id` upsert). */
-export async function noteCustomerOrders(uid: string, orderIds: string[]): Promise<void> {
-  await CustomerOrdersModel.updateOne(
-    { _id: uid },
-    { $addToSet: { ids: { $each: orderIds } } },
-    { upsert: true },
-  );
+export function noteCustomerOrders(uid: string, orderIds: string[]): Promise<void> {
+  return addOrderIds(CustomerOrdersModel, uid, orderIds);
 }
 
 const CUSTOMER_LISTS = 'customer-order-lists';
@@ -339,12 +336,12 @@ export function orderListsReady(): Promise<void> {
       ids.push(String(o._id));
       lists.set(key, ids);
     }
-    for (const [change, lists, note] of [
-      [CUSTOMER_LISTS, byCustomer, noteCustomerOrders],
-      [LEGACY_LISTS, byEmail, noteLegacyOrders],
+    for (const [change, lists, list] of [
+      [CUSTOMER_LISTS, byCustomer, CustomerOrdersModel],
+      [LEGACY_LISTS, byEmail, LegacyOrdersModel],
     ] as const) {
       if (done.has(change)) continue;
-      for (const [key, ids] of lists) await note(key, ids);
+      for (const [key, ids] of lists) await addOrderIds(list, key, ids);
       await DataChangeModel.updateOne({ _id: change }, { doneAt: new Date() }, { upsert: true });
     }
   })().catch((err: unknown) => {
@@ -352,14 +349,6 @@ export function orderListsReady(): Promise<void> {
     throw err;
   });
   return listsReady;
-}
-
-async function noteLegacyOrders(email: string, orderIds: string[]): Promise<void> {
-  await LegacyOrdersModel.updateOne(
-    { _id: email },
-    { $addToSet: { ids: { $each: orderIds } } },
-    { upsert: true },
-  );
 }
 
 /**
