@@ -117,12 +117,17 @@ test('cold home page: JS budgets, one react-dom, no Firebase/Stripe, cache heade
       for (const e of list.getEntries() as unknown as {
         value: number;
         hadRecentInput: boolean;
-        sources?: { node: Node | null }[];
+        sources?: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
       }[]) {
         if (e.hadRecentInput) continue;
         w.__cls += e.value;
+        // Where each source was and went, and when: enough to tell what moved it from a failure alone.
+        const rect = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}x${r.height}`;
+        const sources = (e.sources ?? []).map(
+          (s) => `${describe(s.node)} ${rect(s.previousRect)} → ${rect(s.currentRect)}`,
+        );
         w.__shifts.push(
-          `${e.value.toFixed(4)}: ${(e.sources ?? []).map((s) => describe(s.node)).join(', ')}`,
+          `${e.value.toFixed(4)} at ${Math.round(performance.now())} ms: ${sources.join(', ')}`,
         );
       }
     }).observe({ type: 'layout-shift', buffered: true });
