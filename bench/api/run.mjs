@@ -379,6 +379,11 @@ try {
     const someCustomer = () => customerEmail(1 + Math.floor(Math.random() * (ADMIN_INDEX - 1)));
     const orderPages = Math.ceil(SCALE.orders / 100);
     const userPages = Math.ceil(SCALE.users / 100);
+    // What the dashboard's Manage Order and All Users pages ask for (ADMIN_PAGE_SIZE in
+    // dashboard-mfe/src/lib/list-page.ts); the rows above take the API's default of 100 a page.
+    const ADMIN_PAGE_SIZE = 25;
+    const adminOrderPages = Math.ceil(SCALE.orders / ADMIN_PAGE_SIZE);
+    const adminUserPages = Math.ceil(SCALE.users / ADMIN_PAGE_SIZE);
     /** A signed-in read at 20 connections: `path()` makes each request's path. */
     const readRow = (name, path, headers) => ({
       name,
@@ -456,6 +461,16 @@ try {
       readRow(
         'GET /user?page= (random)',
         () => `/user?page=${1 + Math.floor(Math.random() * userPages)}`,
+        asAdmin,
+      ),
+      readRow(
+        'GET /orders?page=&limit=25 (Manage Order)',
+        () => `/orders?page=${1 + Math.floor(Math.random() * adminOrderPages)}&limit=${ADMIN_PAGE_SIZE}`,
+        asAdmin,
+      ),
+      readRow(
+        'GET /user?page=&limit=25 (All Users)',
+        () => `/user?page=${1 + Math.floor(Math.random() * adminUserPages)}&limit=${ADMIN_PAGE_SIZE}`,
         asAdmin,
       ),
     ]) {
