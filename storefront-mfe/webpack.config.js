@@ -13,7 +13,8 @@ module.exports = createConfig({
     './PurchasePage': './src/features/purchase/pages/purchase-page.tsx',
     './CataloguePage': './src/features/catalogue/pages/catalogue-page.tsx',
   },
-  // The hero and its stylesheet, for the shell's index.html to paint before any script runs
-  // (src/features/home/prerender.tsx → prerender/home.html, prerender/hero.css).
-  prerender: { 'prerender/': 'src/features/home/prerender.tsx' },
+  // The first screens and their stylesheet, for the shell's index.html to paint before the pages'
+  // code has run (src/app/prerender.tsx → prerender/home.html, prerender/purchase.html,
+  // prerender/first-screen.css).
+  prerender: { 'prerender/': 'src/app/prerender.tsx' },
 });

@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { Part } from '@motoparts/contracts';
+import { createTestPart, deletePart, riderSession } from './storefront-helpers';
 
 /**
  * Home LCP (docs/architecture.md#performance-and-benchmarks): index.html carries the first
@@ -121,4 +123,123 @@ test('React renders exactly the prerendered hero markup, which stays until the p
   await fresh.goBack();
   await expect(fresh.getByTestId('part-card').first()).toBeVisible();
   expect(await heroHtml(fresh), 'the storefront renders the same hero as the HTML').toBe(prerendered);
+});
+
+/**
+ * A signed-in visitor's cold /purchase/:id: the storefront's prerendered top of the part column
+ * (photo, category, name) is in the HTML, hidden, and the shell's inline script fills it with the
+ * part (fetched as soon as the config names the API), so the name, that page's largest paint,
+ * does not wait for the site's code. Without a session, or for a part the API does not have, it
+ * stays hidden.
+ */
+test.describe('the purchase page’s part before the page’s code', () => {
+  let part: Part;
+  test.beforeAll(async () => {
+    part = await createTestPart(250);
+  });
+  test.afterAll(async () => {
+    await deletePart(part._id);
+  });
+
+  const photo = (page: Page) => page.locator('.purchase-product img');
+  const name = (page: Page) => page.locator('.purchase-product h1');
+  const category = (page: Page) => page.locator('.purchase-product .part-category');
+  const boxes = async (page: Page) => ({
+    photo: await photo(page).boundingBox(),
+    category: await category(page).boundingBox(),
+    name: await name(page).boundingBox(),
+  });
+
+  test('paints with every script file blocked, from the HTML and its inline script alone; it is the LCP', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await gotoWithoutScripts(page, `/purchase/${part._id}`);
+    await expect(photo(page)).toBeVisible();
+    await expect(photo(page)).toHaveAttribute('src', part.img);
+    await expect(photo(page)).toHaveAttribute('alt', part.name);
+    await expect(category(page)).toHaveText('Parts', { ignoreCase: true });
+    await expect(name(page)).toHaveText(part.name);
+    await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+    const lcp = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          new PerformanceObserver((list) => {
+            const last = list.getEntries().at(-1) as
+              (PerformanceEntry & { element: Element | null }) | undefined;
+            const el = last?.element;
+            resolve(
+              el
+                ? `${el.closest('[data-prerendered]') ? 'stand-in' : 'elsewhere'}: <${el.tagName.toLowerCase()}> ${el.textContent ?? ''}`
+                : 'no element',
+            );
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    // The name: Chromium does not count a drawing with as few bytes per pixel as ours.
+    expect(lcp, 'the largest contentful paint is the filled stand-in').toMatch(/^stand-in: /);
+  });
+
+  test('stays hidden without a session, and for a part the API does not have', async ({ page, context }) => {
+    await gotoWithoutScripts(page, `/purchase/${part._id}`);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    // Given time to fetch: there is nothing to fetch without a session.
+    await page.waitForTimeout(500);
+    await expect(photo(page)).toBeHidden();
+    await expect(name(page)).toBeHidden();
+
+    const signedIn = await context.newPage();
+    await riderSession(signedIn);
+    await gotoWithoutScripts(signedIn, '/purchase/0123456789abcdef01234567');
+    await expect(signedIn.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await signedIn.waitForTimeout(500);
+    await expect(photo(signedIn)).toBeHidden();
+    await expect(name(signedIn)).toBeHidden();
+  });
+
+  test('the page replaces it with the same box and nothing moves', async ({ page, context }) => {
+    await riderSession(page);
+    await gotoWithoutScripts(page, `/purchase/${part._id}`);
+    await expect(name(page)).toBeVisible();
+    const before = await boxes(page);
+
+    const fresh = await context.newPage();
+    await fresh.addInitScript(() => {
+      const w = window as unknown as { __cls: number };
+      w.__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) w.__cls += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await fresh.goto(`/purchase/${part._id}`);
+    await expect(fresh.getByRole('heading', { level: 1, name: part.name })).toBeVisible();
+    await expect(fresh.getByTestId('order-total')).toBeVisible();
+    await expect(photo(fresh)).toHaveCount(1);
+    await expect(fresh.locator('.purchase-product .badge')).toBeVisible();
+    expect(await boxes(fresh), 'photo, category and name where the stand-in had them').toEqual(before);
+    expect(await fresh.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+  });
+
+  test('an answer that arrives after the shell took over fills nothing', async ({ page }) => {
+    await riderSession(page);
+    // Hold the inline script's request (it carries no Authorization header, the page's does)
+    // until the page has rendered from its own request.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let early = 0;
+    await page.route(`**/parts/${part._id}`, async (route) => {
+      if (route.request().headers()['authorization']) return route.continue();
+      early += 1;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/purchase/${part._id}`);
+    await expect(page.getByTestId('order-total')).toBeVisible();
+    expect(early, 'the inline script asked for the part').toBe(1);
+    release();
+    await page.waitForTimeout(500);
+    await expect(photo(page)).toHaveCount(1);
+    await expect(name(page)).toHaveCount(1);
+    await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+  });
 });

@@ -9,8 +9,6 @@ import { App } from './app';
 import { PAGES } from './routes';
 
 async function main() {
-  // Before React replaces index.html's static first screen (the shell's styles are in its <head>).
-  capturePrerendered();
   const configured = loadConfig().then((config) => {
     registerFromConfig(config);
     // Remotes that embed another remote's module (home → login card) load it through the shell.
@@ -37,6 +35,9 @@ async function main() {
       () => undefined,
     );
   await Promise.all([configured, store]);
+  // Just before React replaces index.html's static first screen (the shell's styles are in its
+  // <head>): as late as this, so that a stand-in the inline script fills meanwhile is kept.
+  capturePrerendered();
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing from index.html');
   const root = createRoot(container);

@@ -4,18 +4,28 @@ import { EARLY_CONFIG_KEY, SESSION_USER_KEY } from '@motoparts/state/frame';
 import { PAGES } from '../app/routes';
 import { TopBar } from '../components/top-bar';
 import shellCss from '../styles/shell.css';
-import { FIRST_SCREEN_CLASS, HOME_FRAGMENT_URL } from './prerendered';
+import { EARLY_FILL_KEY, EARLY_FILL_WAIT_MS } from './early-fill';
+import { FIRST_SCREEN_CLASS, STOREFRONT_FRAGMENT_URLS } from './prerendered';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** A react-router path as a regular expression over `location.pathname` (`:id` one segment, `*` the rest). */
+/**
+ * A react-router path as a regular expression over `location.pathname` (`:id` one segment,
+ * captured in order, `*` the rest).
+ */
 function routePattern(path: string): string {
   const segments = path.split('/').filter(Boolean);
   const rest = segments.at(-1) === '*';
   const fixed = (rest ? segments.slice(0, -1) : segments).map((s) =>
-    s.startsWith(':') ? '[^\\/]+' : escapeRegExp(s),
+    s.startsWith(':') ? '([^\\/]+)' : escapeRegExp(s),
   );
   return `^${fixed.map((s) => `\\/${s}`).join('')}${rest ? '(?:\\/.*)?' : ''}\\/?$`;
+}
+
+/** Which capture group of routePattern(path) holds the parameter `name` (1-based), 0 if none. */
+function paramGroup(path: string, name: string | undefined): number {
+  const params = path.split('/').filter((s) => s.startsWith(':'));
+  return name ? params.indexOf(`:${name}`) + 1 : 0;
 }
 
 /**
@@ -40,10 +50,31 @@ export default function firstScreen(): { head: string; root: string } {
   // Each route's remote, so the page can fetch /config.json and that remote's entry while the
   // shell's own bundles still load and compile (the shell asks for them only after running
   // them). Not on the home routes: their largest paint is the prerendered hero, and work around
-  // that first paint only delays it (measured in bench/web).
+  // that first paint only delays it (measured in bench/web). A route that declares a part
+  // (RemoteRoute.prefetch) also names which capture group holds the part's id.
   const remoteRoutes = PAGES.filter((p) => !(p.remote === 'storefront' && p.module === 'HomePage'))
-    .map((p) => `[/${routePattern(p.path)}/,${JSON.stringify(p.remote)}]`)
+    .map(
+      (p) =>
+        `[/${routePattern(p.path)}/,${JSON.stringify(p.remote)},` +
+        `${JSON.stringify(`${p.remote}/${p.module}`)},${paramGroup(p.path, p.prefetch?.part)}]`,
+    )
     .join(',');
+  // For a signed-in visitor opening such a route, the part is fetched (public, no credentials,
+  // so no preflight) as soon as the config names the API, and fills the remote's prerendered
+  // stand-in for that page (`data-needs="part"`, each `data-fill` an `attribute:field` list),
+  // which then shows. Filled only while the static first screen is still there: once the shell
+  // has taken it over (capturePrerendered), a late answer changes nothing. The shell's entry
+  // waits for it, up to EARLY_FILL_WAIT_MS (shell/src/index.ts).
+  const fillPart =
+    `if(m[3]&&h.hasAttribute('data-session'))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
+    `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
+    `return fetch(cfg.apiBaseUrl.replace(/\\/?$/,'/')+'parts/'+m[0].exec(location.pathname)[m[3]])})` +
+    `.then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.json()}).then(function(p){` +
+    `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
+    `if(!t)return;[].forEach.call(t.querySelectorAll('[data-fill]'),function(e){` +
+    `e.getAttribute('data-fill').split(' ').forEach(function(f){var k=f.split(':'),v=p[k[1]];` +
+    `if(typeof v==='string'){if(k[0]==='text')e.textContent=v;else e.setAttribute(k[0],v)}})});` +
+    `t.setAttribute('data-filled','')}).catch(function(){})]);`;
   const flags =
     `(function(h){h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
@@ -54,10 +85,12 @@ export default function firstScreen(): { head: string; root: string } {
     `c.then(function(cfg){` +
     `if(!cfg.remotes||!cfg.remotes[m[1]])return;var l=document.createElement('link');l.rel='preload';` +
     `l.as='script';l.href=new URL('remoteEntry.js',cfg.remotes[m[1]].replace(/\\/?$/,'/')).href;` +
-    `document.head.appendChild(l)}).catch(function(){})}}catch(e){}})(document.documentElement)`;
+    `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}})(document.documentElement)`;
   const firstScreenCss =
     `.${FIRST_SCREEN_CLASS}{display:contents}` +
     `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-prerendered]{display:none}` +
+    `.${FIRST_SCREEN_CLASS} [data-needs]:not([data-filled]){display:none}` +
+    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-needs][data-filled]{display:block}` +
     `html[data-session] .${FIRST_SCREEN_CLASS} a[href="/login"]{visibility:hidden}`;
 
   const topBar = renderToStaticMarkup(
@@ -69,6 +102,8 @@ export default function firstScreen(): { head: string; root: string } {
     head: `<style id="shell-styles">${shellCss}${firstScreenCss}</style><script>${flags}</script>`,
     root:
       `<div class="${FIRST_SCREEN_CLASS}">${topBar}<main id="main" class="site-main">` +
-      `<!--# config errmsg="" --><!--# include virtual="${HOME_FRAGMENT_URL}" --></main></div>`,
+      `<!--# config errmsg="" -->` +
+      STOREFRONT_FRAGMENT_URLS.map((url) => `<!--# include virtual="${url}" -->`).join('') +
+      `</main></div>`,
   };
 }

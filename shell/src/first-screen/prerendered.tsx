@@ -4,24 +4,36 @@ import { useNavigate } from 'react-router-dom';
 /** The wrapper of index.html's static first screen (see first-screen.tsx). */
 export const FIRST_SCREEN_CLASS = 'first-screen';
 /**
- * Where the shell's server finds the storefront's prerendered hero: a path on the shell's own
- * origin that the server maps to the storefront (serve-static.mjs --include, nginx location).
+ * Where the shell's server finds the storefront's prerendered first screens (the home page's hero,
+ * the top of the purchase page's part column), in this order: paths on the shell's own origin that the
+ * server maps to the storefront (serve-static.mjs --include, nginx location).
  */
-export const HOME_FRAGMENT_URL = '/_fragments/storefront/prerender/home.html';
+export const STOREFRONT_FRAGMENT_URLS = [
+  '/_fragments/storefront/prerender/home.html',
+  '/_fragments/storefront/prerender/purchase.html',
+];
 
-let captured: { module: string; html: string } | null = null;
+/** A stand-in kept for its page; `path` when it holds the data of that URL only. */
+const captured: { module: string; html: string; path?: string }[] = [];
 
 /**
- * Keeps the server-rendered stand-in for a remote page (an element with
+ * Keeps the server-rendered stand-ins for remote pages (elements with
  * `data-prerendered="<remote>/<module>"` inside index.html's <main>) before React replaces the
- * static markup, and moves its styles (inline or linked) to <head> so they outlive it (the remote's own style
- * injection then finds them there and does not add them twice).
+ * static markup: the static ones (the home page's hero, shown again whenever that page's code is
+ * still loading), and one that the inline script filled with its route's data (`data-needs`, then
+ * `data-filled`; first-screen.tsx), for that URL only. Stand-ins not filled by now are dropped,
+ * so an answer arriving later fills nothing. The styles the fragments bring (inline or linked)
+ * move to <head> so they outlive them (the remote's own style injection then finds them there
+ * and does not add them twice).
  */
 export function capturePrerendered(doc: Document = document): void {
-  const el = doc.querySelector<HTMLElement>(`.${FIRST_SCREEN_CLASS} [data-prerendered]`);
-  const module = el?.dataset['prerendered'];
-  if (!el || !module) return;
-  for (const style of el.parentElement?.querySelectorAll('style, link[rel="stylesheet"]') ?? []) {
+  const main = doc.querySelector(`.${FIRST_SCREEN_CLASS} main`);
+  for (const el of main?.querySelectorAll<HTMLElement>('[data-prerendered]') ?? []) {
+    const path = el.hasAttribute('data-needs') ? location.pathname : undefined;
+    if (path && !el.hasAttribute('data-filled')) el.remove();
+    else captured.push({ module: el.dataset['prerendered'] ?? '', html: el.outerHTML, path });
+  }
+  for (const style of main?.querySelectorAll('style, link[rel="stylesheet"]') ?? []) {
     if (style instanceof HTMLLinkElement && style.sheet && 'adoptedStyleSheets' in doc) {
       // Moving a <link> drops its sheet until it has loaded again, a frame in which the page
       // would reflow: keep the same rules applied meanwhile as a constructed sheet (allowed by
@@ -32,12 +44,11 @@ export function capturePrerendered(doc: Document = document): void {
     }
     doc.head.appendChild(style);
   }
-  captured = { module, html: el.outerHTML };
 }
 
-/** The captured stand-in for `<remote>/<module>`, if the server sent one. */
+/** The captured stand-in for `<remote>/<module>` on the page being shown, if the server sent one. */
 export function prerenderedHtml(module: string): string | null {
-  return captured?.module === module ? captured.html : null;
+  return captured.find((c) => c.module === module && (!c.path || c.path === location.pathname))?.html ?? null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { HeroArt } from './hero-art';
 
 /**
- * The home page's first screen. It is also rendered at build time (src/features/home/prerender.tsx), so
+ * The home page's first screen. It is also rendered at build time (src/app/prerender.tsx), so
  * keep it free of data, effects and browser-only APIs: the same markup must come out of
  * react-dom/server and the browser.
  */

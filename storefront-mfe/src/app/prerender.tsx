@@ -1,0 +1,67 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router-dom';
+import { HomeHero } from '../features/home/components/home-hero';
+import firstScreenCss from '../styles/first-screen.css';
+import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
+
+/**
+ * Where the shell's server mounts this build's prerender/ folder (its server-side includes and
+ * the stylesheet below are fetched from there; see the shell's STOREFRONT_FRAGMENT_URLS).
+ */
+const SHELL_MOUNT = '/_fragments/storefront/prerender/';
+
+/**
+ * Build time (Node): the storefront's first screens as HTML fragments, emitted into
+ * dist/prerender/. The shell's server includes them in index.html, so they paint before any of
+ * the site's JavaScript has run, and the shell shows the one the page opened with as that route's
+ * loading state until this remote's page replaces it with the same boxes. `data-prerendered`
+ * names the exposed module a fragment stands in for.
+ *
+ * - home.html: the home page's hero (its largest paint), shown on the home routes. It links the
+ *   first screens' stylesheet, not inline rules: the shell's Content-Security-Policy allows
+ *   inline styles only by a hash fixed at the shell's build, and this fragment changes with ours.
+ * - purchase.html: the top of the purchase page's part column, empty: photo, category and name
+ *   (the name is that page's largest paint: Chromium does not count a photo with as few bytes per
+ *   pixel as our drawings). `data-needs="part"` keeps it hidden until the shell's inline script
+ *   has fetched the route's part and filled each `data-fill` (`attribute:field` pairs, `text` for
+ *   the text). What the page adds comes after these (the stock badge to the right of the
+ *   category, text, price and facts below the name, the form beside), so nothing the fragment
+ *   painted moves. The shell includes it after home.html, whose link to
+ *   the stylesheet it shares (one request, one element with that id).
+ */
+export default function prerender(): Record<'home.html' | 'purchase.html' | 'first-screen.css', string> {
+  const home = renderToStaticMarkup(
+    <MemoryRouter>
+      <div className="home" data-prerendered="storefront/HomePage">
+        <HomeHero />
+      </div>
+    </MemoryRouter>,
+  );
+  const purchase = renderToStaticMarkup(
+    <div className="page" data-prerendered="storefront/PurchasePage" data-needs="part">
+      <div className="purchase">
+        <section className="purchase-product">
+          {/* The attributes the page's PartImage gives the photo; src and alt come from the part. */}
+          <img
+            data-fill="src:img alt:name"
+            alt=""
+            width={560}
+            height={373}
+            loading="eager"
+            decoding="async"
+          />
+          {/* The badge is upper case: the category reads as its label (CATEGORY_LABELS). */}
+          <p className="part-tags">
+            <span className="part-category" data-fill="text:category" />
+          </p>
+          <h1 data-fill="text:name" />
+        </section>
+      </div>
+    </div>,
+  );
+  return {
+    'home.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css">${home}`,
+    'purchase.html': purchase,
+    'first-screen.css': firstScreenCss,
+  };
+}
