@@ -8,4 +8,8 @@ module.exports = createConfig({
   exposes: {
     './DashboardApp': './src/app/dashboard-app.tsx',
   },
+  // The frame and the top of My Profile, for the shell's index.html to paint before the
+  // dashboard's code has run (src/app/prerender.tsx → prerender/dashboard.html,
+  // prerender/first-screen.css).
+  prerender: { 'prerender/': 'src/app/prerender.tsx' },
 });

@@ -31,10 +31,10 @@ FROM nginxinc/nginx-unprivileged:1.28-alpine
 ARG WORKSPACE
 ARG RELEASE=local
 LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers.image.version="${RELEASE}"
-# Where the shell's server fetches the storefront's prerendered hero (server-side include), and
-# the DNS server that resolves it per request (Docker's embedded one by default; Kubernetes sets
-# its cluster DNS service).
-ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 NGINX_RESOLVER=127.0.0.11
+# Where the shell's server fetches the storefront's and the dashboard's prerendered first screens
+# (server-side includes), and the DNS server that resolves them per request (Docker's embedded one
+# by default; Kubernetes sets its cluster DNS service).
+ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 DASHBOARD_INTERNAL_URL=http://dashboard:8080 NGINX_RESOLVER=127.0.0.11
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
 # The Content-Security-Policy depends on the config.json mounted at run time (its origins), so it
 # is computed at container start by scripts/csp.mjs, the same code the local server runs: Node

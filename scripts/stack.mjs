@@ -236,9 +236,14 @@ export async function startStack(p, { quiet = false, build = true, env = process
         '127.0.0.1',
         '--config',
         configFile,
-        // The shell's index.html includes the storefront's prerendered hero (deploy/nginx.conf).
+        // The shell's index.html includes the remotes' prerendered first screens (deploy/nginx.conf).
         ...(f.ws === 'shell'
-          ? ['--include', `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`]
+          ? [
+              '--include',
+              `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`,
+              '--include',
+              `/_fragments/dashboard/=http://127.0.0.1:${p.dashboard}/`,
+            ]
           : []),
       ],
       { quiet: true },

@@ -243,3 +243,95 @@ test.describe('the purchase page’s part before the page’s code', () => {
     await expect(page.locator('[data-prerendered]')).toHaveCount(0);
   });
 });
+
+/**
+ * A signed-in visitor's cold /dashboard: the dashboard's prerendered frame (menu title, My
+ * Profile's item, heading and identity card) is in the HTML, hidden, and the shell's inline
+ * script fills the name and email from the stored session once the document is parsed, so the
+ * heading, that page's largest paint, does not wait for the dashboard's code.
+ */
+test.describe('the dashboard’s frame before its code', () => {
+  const heading = (page: Page) => page.getByRole('heading', { level: 1, name: 'My Profile' });
+  const card = (page: Page) => page.locator('.dash-identity');
+  const boxes = async (page: Page) => ({
+    heading: await heading(page).boundingBox(),
+    card: await card(page).boundingBox(),
+    menuTitle: await page.locator('.dash-menu-title').boundingBox(),
+  });
+
+  test('paints with every script file blocked, with the session’s name and email; it is the LCP', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await gotoWithoutScripts(page, '/dashboard');
+    await expect(heading(page)).toBeVisible();
+    await expect(card(page)).toHaveText(/Name\s+Road Rider\s*Email\s+rider@motoparts\.test/);
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Profile' }),
+    ).toHaveAttribute('aria-current', 'page');
+    const lcp = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          new PerformanceObserver((list) => {
+            const last = list.getEntries().at(-1) as
+              (PerformanceEntry & { element: Element | null }) | undefined;
+            const el = last?.element;
+            resolve(
+              el
+                ? `${el.closest('[data-prerendered]') ? 'stand-in' : 'elsewhere'}: ${el.textContent ?? ''}`
+                : 'none',
+            );
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    expect(lcp, 'the largest contentful paint is the filled stand-in').toMatch(/^stand-in: /);
+  });
+
+  test('stays hidden without a session, on the dashboard’s other pages, and on a phone', async ({
+    page,
+    context,
+  }) => {
+    await gotoWithoutScripts(page, '/dashboard');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(heading(page)).toBeHidden();
+
+    const signedIn = await context.newPage();
+    await riderSession(signedIn);
+    await gotoWithoutScripts(signedIn, '/dashboard/myOrder');
+    await expect(signedIn.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(heading(signedIn)).toBeHidden();
+
+    // There the menu sits above the page, as tall as the role makes it.
+    await signedIn.setViewportSize({ width: 400, height: 800 });
+    await gotoWithoutScripts(signedIn, '/dashboard');
+    await expect(signedIn.locator('.top-bar')).toBeVisible();
+    await expect(heading(signedIn)).toBeHidden();
+  });
+
+  test('the dashboard replaces it with the same boxes, adding the role’s menu items, and nothing moves', async ({
+    page,
+    context,
+  }) => {
+    await riderSession(page);
+    await gotoWithoutScripts(page, '/dashboard');
+    await expect(heading(page)).toBeVisible();
+    const before = await boxes(page);
+
+    const fresh = await context.newPage();
+    await fresh.addInitScript(() => {
+      const w = window as unknown as { __cls: number };
+      w.__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) w.__cls += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await fresh.goto('/dashboard');
+    const menu = fresh.getByRole('navigation', { name: 'Dashboard' });
+    await expect(menu.getByRole('link', { name: 'My Order' })).toBeVisible();
+    await expect(fresh.getByRole('form', { name: 'Edit profile' })).toBeVisible();
+    await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+    await expect(heading(fresh)).toHaveCount(1);
+    expect(await boxes(fresh), 'heading, card and menu title where the stand-in had them').toEqual(before);
+    expect(await fresh.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+  });
+});

@@ -1,8 +1,9 @@
-// The shell's index.html includes the storefront's prerendered hero through a server-side include
-// (<!--# include virtual="/_fragments/storefront/…" -->). Two servers resolve it: the static
-// server used by `npm start` and `npm test`, and nginx with deploy/nginx.conf in production. The
-// same cases run against both, over real HTTP, with a real upstream standing in for the
-// storefront: `node --test scripts/__tests__` (nginx from Debian's package; .ci/run installs it).
+// The shell's index.html includes the remotes' prerendered first screens through server-side
+// includes (<!--# include virtual="/_fragments/<remote>/…" -->: the storefront's, the
+// dashboard's). Two servers resolve them: the static server used by `npm start` and `npm test`,
+// and nginx with deploy/nginx.conf in production. The same cases run against both, over real
+// HTTP, with real upstreams standing in for the two remotes: `node --test scripts/__tests__`
+// (nginx from Debian's package; .ci/run installs it).
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,13 +14,24 @@ import { createStaticServer } from '../serve-static.mjs';
 import { close, freePort, listen, startNginx as startNginxOn } from './support/servers.mjs';
 
 const PAGE =
-  '<main><!--# config errmsg="" --><!--# include virtual="/_fragments/storefront/prerender/home.html" --></main>';
+  '<main><!--# config errmsg="" --><!--# include virtual="/_fragments/storefront/prerender/home.html" -->' +
+  '<!--# include virtual="/_fragments/dashboard/prerender/dashboard.html" --></main>';
+/** What the stand-in dashboard always answers for its fragment. */
+const FRAME = '<nav>Frame</nav>';
 
 /** A stand-in storefront whose fragment answer each test sets. */
 let fragment = { status: 200, body: '<h1>Hero v1</h1>' };
 let upstream;
 let upstreamUrl;
+let dashboard;
+let dashboardUrl;
 before(async () => {
+  dashboard = createServer((req, res) => {
+    if (req.url === '/prerender/dashboard.html')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(FRAME);
+    res.writeHead(404).end('<html>not found</html>');
+  });
+  dashboardUrl = `http://127.0.0.1:${await listen(dashboard)}/`;
   upstream = createServer((req, res) => {
     if (req.url === '/prerender/hero.css') {
       return res.writeHead(200, { 'content-type': 'text/css' }).end('.hero{color:red}');
@@ -29,7 +41,10 @@ before(async () => {
   });
   upstreamUrl = `http://127.0.0.1:${await listen(upstream)}/`;
 });
-after(() => close(upstream));
+after(async () => {
+  await close(upstream);
+  await close(dashboard);
+});
 
 function siteDir() {
   const dir = mkdtempSync(path.join(tmpdir(), 'includes-'));
@@ -42,7 +57,7 @@ function siteDir() {
 async function startStaticServer(storefrontUrl) {
   const server = createStaticServer({
     dir: siteDir(),
-    includes: { '/_fragments/storefront/': storefrontUrl },
+    includes: { '/_fragments/storefront/': storefrontUrl, '/_fragments/dashboard/': dashboardUrl },
     fragmentTtlMs: 0, // every request shows what the upstream answers now
   });
   const url = `http://127.0.0.1:${await listen(server)}`;
@@ -50,7 +65,7 @@ async function startStaticServer(storefrontUrl) {
 }
 
 /** nginx with deploy/nginx.conf. */
-const startNginx = (storefrontUrl) => startNginxOn({ root: siteDir(), storefrontUrl });
+const startNginx = (storefrontUrl) => startNginxOn({ root: siteDir(), storefrontUrl, dashboardUrl });
 
 for (const [name, start] of [
   ['serve-static.mjs', startStaticServer],
@@ -61,7 +76,7 @@ for (const [name, start] of [
     let down;
     before(async () => {
       server = await start(upstreamUrl);
-      // One more, pointed at a port nothing listens on: the storefront is down.
+      // One more, its storefront pointed at a port nothing listens on: the storefront is down.
       down = await start(`http://127.0.0.1:${await freePort()}/`);
     });
     after(async () => {
@@ -73,27 +88,31 @@ for (const [name, start] of [
       return { status: res.status, body: (await res.text()).trim() };
     };
 
-    test('includes the fragment into the page and every SPA fallback; no directive reaches the client', async () => {
+    test('includes each remote’s fragment into the page and every SPA fallback; no directive reaches the client', async () => {
       fragment = { status: 200, body: '<h1>Hero v1</h1>' };
-      for (const p of ['/', '/index.html', '/blogs', '/purchase/123']) {
-        assert.deepEqual(await get(server.url, p), { status: 200, body: '<main><h1>Hero v1</h1></main>' }, p);
+      for (const p of ['/', '/index.html', '/blogs', '/purchase/123', '/dashboard']) {
+        assert.deepEqual(
+          await get(server.url, p),
+          { status: 200, body: `<main><h1>Hero v1</h1>${FRAME}</main>` },
+          p,
+        );
       }
     });
 
     test('serves the storefront’s current fragment (a storefront deploy needs no shell build)', async () => {
       fragment = { status: 200, body: '<h1>Hero v2</h1>' };
-      assert.equal((await get(server.url)).body, '<main><h1>Hero v2</h1></main>');
+      assert.equal((await get(server.url)).body, `<main><h1>Hero v2</h1>${FRAME}</main>`);
     });
 
     test('a failing or missing fragment leaves the include empty, never an error page', async () => {
       fragment = { status: 503, body: '<html>upstream error</html>' };
-      assert.deepEqual(await get(server.url), { status: 200, body: '<main></main>' });
+      assert.deepEqual(await get(server.url), { status: 200, body: `<main>${FRAME}</main>` });
       fragment = { status: 404, body: '<html>not found</html>' };
-      assert.deepEqual(await get(server.url), { status: 200, body: '<main></main>' });
+      assert.deepEqual(await get(server.url), { status: 200, body: `<main>${FRAME}</main>` });
     });
 
-    test('a storefront that is down leaves the include empty and the page served', async () => {
-      assert.deepEqual(await get(down.url), { status: 200, body: '<main></main>' });
+    test('a storefront that is down leaves its include empty and the page served, the other remote’s included', async () => {
+      assert.deepEqual(await get(down.url), { status: 200, body: `<main>${FRAME}</main>` });
     });
 
     test('the fragment path is not served to browsers by the shell', async () => {
@@ -108,6 +127,8 @@ for (const [name, start] of [
       assert.match(res.headers.get('content-type'), /^text\/css/);
       assert.equal(await res.text(), '.hero{color:red}');
       assert.equal((await fetch(`${server.url}/_fragments/storefront/prerender/nope.css`)).status, 404);
+      // Only the remotes the server maps: no other path under /_fragments/ reaches anything.
+      assert.equal((await fetch(`${server.url}/_fragments/auth/prerender/hero.css`)).status, 404);
     });
   });
 }

@@ -124,6 +124,7 @@ test('nginx refuses to start when the deployment did not give it a policy', () =
   // Everything filled in but ${CSP_POLICY}, as the nginx image leaves a variable it was not given.
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', 'http://127.0.0.1:9')
+    .replaceAll('${DASHBOARD_INTERNAL_URL}', 'http://127.0.0.1:9')
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1');
   writeFileSync(path.join(prefix, 'site.conf'), site);
   writeFileSync(

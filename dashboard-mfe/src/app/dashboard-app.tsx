@@ -3,10 +3,15 @@ import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { injectStyles, profileApi, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { Loading } from '../components/status';
 import css from '../styles/dashboard.css';
+import firstScreenCss from '../styles/first-screen.css';
+import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
 import type { DashboardPath } from './access';
 import { DashboardLayout } from './dashboard-layout';
 import { PageGuard } from './page-guard';
 
+// The first screen's rules are already there on a cold /dashboard (index.html links them with the
+// prerendered frame, app/prerender.tsx); anywhere else they come here.
+injectStyles(FIRST_SCREEN_STYLES_ID, firstScreenCss);
 injectStyles('dashboard-mfe-styles', css);
 
 // Each page is its own chunk: the dashboard's entry is just the frame and menu, a customer never

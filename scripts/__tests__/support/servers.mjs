@@ -44,13 +44,14 @@ export function nginxBinary() {
  * nginx serving `root` with deploy/nginx.conf.
  * @param {{ root: string, storefrontUrl: string, cspPolicy?: string }} o
  */
-export async function startNginx({ root, storefrontUrl, cspPolicy = "default-src 'self'" }) {
+export async function startNginx({ root, storefrontUrl, dashboardUrl, cspPolicy = "default-src 'self'" }) {
   const nginx = nginxBinary();
   const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-'));
   mkdirSync(path.join(prefix, 'logs'));
   const port = await freePort();
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
+    .replaceAll('${DASHBOARD_INTERNAL_URL}', (dashboardUrl ?? storefrontUrl).replace(/\/$/, ''))
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
     .replaceAll('${CSP_POLICY}', cspPolicy)
     .replace('listen 8080;', `listen 127.0.0.1:${port};`)

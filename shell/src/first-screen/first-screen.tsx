@@ -5,7 +5,7 @@ import { PAGES } from '../app/routes';
 import { TopBar } from '../components/top-bar';
 import shellCss from '../styles/shell.css';
 import { EARLY_FILL_KEY, EARLY_FILL_WAIT_MS } from './early-fill';
-import { FIRST_SCREEN_CLASS, STOREFRONT_FRAGMENT_URLS } from './prerendered';
+import { FIRST_SCREEN_CLASS, FRAGMENT_URLS } from './prerendered';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -30,17 +30,17 @@ function paramGroup(path: string, name: string | undefined): number {
 
 /**
  * Build time (Node, scripts/webpack/prerender.cjs): what index.html paints before any script runs, so
- * the home page's largest paint does not wait for JavaScript. The shell's styles are inline,
- * the top bar is rendered as a signed-out visitor sees it, and `<main>` holds a server-side
- * include of the storefront's prerendered hero (its dist/prerender/home.html), so the
- * storefront team still ships its hero alone. The
- * include is resolved by the server in front of the shell (scripts/serve-static.mjs locally,
- * nginx's ssi in deploy/); a server that does not resolve it leaves a comment and the page
- * simply paints later.
+ * a page's largest paint does not wait for JavaScript. The shell's styles are inline, the top bar
+ * is rendered as a signed-out visitor sees it, and `<main>` holds server-side includes of the
+ * remotes' prerendered stand-ins (FRAGMENT_URLS: the storefront's home hero and purchase
+ * column, the dashboard's frame), so each team still ships its own. The includes are resolved
+ * by the server in front of the shell (scripts/serve-static.mjs locally, nginx's ssi in
+ * deploy/); a server that does not resolve them leaves comments and the page simply paints later.
  *
- * Two attributes on <html>, set by a tiny inline script before the body parses, tailor the
- * static markup: the hero shows only on the routes that render the home page, and a returning
- * user's top bar does not flash "Login". React replaces all of it on its first render.
+ * A tiny inline script, run before the body parses, tailors the static markup: the hero shows
+ * only on the routes that render the home page, a returning user's top bar does not flash
+ * "Login", and a stand-in that needs data shows once it is filled (below). React replaces all of
+ * it on its first render.
  */
 export default function firstScreen(): { head: string; root: string } {
   const homePaths = PAGES.filter((p) => p.remote === 'storefront' && p.module === 'HomePage').map((p) =>
@@ -59,26 +59,36 @@ export default function firstScreen(): { head: string; root: string } {
         `${JSON.stringify(`${p.remote}/${p.module}`)},${paramGroup(p.path, p.prefetch?.part)}]`,
     )
     .join(',');
-  // For a signed-in visitor opening such a route, the part is fetched (public, no credentials,
-  // so no preflight) as soon as the config names the API, and fills the remote's prerendered
-  // stand-in for that page (`data-needs="part"`, each `data-fill` an `attribute:field` list),
-  // which then shows. Filled only while the static first screen is still there: once the shell
-  // has taken it over (capturePrerendered), a late answer changes nothing. The shell's entry
-  // waits for it, up to EARLY_FILL_WAIT_MS (shell/src/index.ts).
+  // A remote's prerendered stand-in that needs data (`data-needs`) shows once it is filled: each
+  // `data-fill` is an `attribute:field` list (`text` for the text), filled from that data.
+  const fill =
+    `function f(t,p){[].forEach.call(t.querySelectorAll('[data-fill]'),function(e){` +
+    `e.getAttribute('data-fill').split(' ').forEach(function(a){var k=a.split(':'),v=p[k[1]];` +
+    `if(typeof v==='string'){if(k[0]==='text')e.textContent=v;else e.setAttribute(k[0],v)}})});` +
+    `t.setAttribute('data-filled','')}`;
+  // `data-needs="session"`: from the stored session, once the document is parsed, on the path
+  // the stand-in names (`data-path`).
+  const fillSession =
+    `try{var u=JSON.parse(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)})||'null');` +
+    `if(u)document.addEventListener('DOMContentLoaded',function(){` +
+    `[].forEach.call(document.querySelectorAll('.${FIRST_SCREEN_CLASS} [data-needs=session]'),function(t){` +
+    `if(t.getAttribute('data-path')===location.pathname.replace(/\\/$/,''))f(t,u)})})}catch(e){}`;
+  // `data-needs="part"`: for a signed-in visitor opening a route that declares a part, the part
+  // is fetched (public, no credentials, so no preflight) as soon as the config names the API.
+  // Filled only while the static first screen is still there: once the shell has taken it over
+  // (capturePrerendered), a late answer changes nothing. The shell's entry waits for it, up to
+  // EARLY_FILL_WAIT_MS (shell/src/index.ts).
   const fillPart =
     `if(m[3]&&h.hasAttribute('data-session'))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
     `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
     `return fetch(cfg.apiBaseUrl.replace(/\\/?$/,'/')+'parts/'+m[0].exec(location.pathname)[m[3]])})` +
     `.then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.json()}).then(function(p){` +
     `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
-    `if(!t)return;[].forEach.call(t.querySelectorAll('[data-fill]'),function(e){` +
-    `e.getAttribute('data-fill').split(' ').forEach(function(f){var k=f.split(':'),v=p[k[1]];` +
-    `if(typeof v==='string'){if(k[0]==='text')e.textContent=v;else e.setAttribute(k[0],v)}})});` +
-    `t.setAttribute('data-filled','')}).catch(function(){})]);`;
+    `if(t)f(t,p)}).catch(function(){})]);`;
   const flags =
-    `(function(h){h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
+    `(function(h){${fill}h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
-    `catch(e){}` +
+    `catch(e){}${fillSession}` +
     `try{var m=[${remoteRoutes}].filter(function(r){return r[0].test(location.pathname)})[0];` +
     `if(m){var c=window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
     `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()});` +
@@ -88,9 +98,8 @@ export default function firstScreen(): { head: string; root: string } {
     `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}})(document.documentElement)`;
   const firstScreenCss =
     `.${FIRST_SCREEN_CLASS}{display:contents}` +
-    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-prerendered]{display:none}` +
+    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-prerendered]:not([data-filled]){display:none}` +
     `.${FIRST_SCREEN_CLASS} [data-needs]:not([data-filled]){display:none}` +
-    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-needs][data-filled]{display:block}` +
     `html[data-session] .${FIRST_SCREEN_CLASS} a[href="/login"]{visibility:hidden}`;
 
   const topBar = renderToStaticMarkup(
@@ -103,7 +112,7 @@ export default function firstScreen(): { head: string; root: string } {
     root:
       `<div class="${FIRST_SCREEN_CLASS}">${topBar}<main id="main" class="site-main">` +
       `<!--# config errmsg="" -->` +
-      STOREFRONT_FRAGMENT_URLS.map((url) => `<!--# include virtual="${url}" -->`).join('') +
+      FRAGMENT_URLS.map((url) => `<!--# include virtual="${url}" -->`).join('') +
       `</main></div>`,
   };
 }

@@ -4,13 +4,15 @@ import { useNavigate } from 'react-router-dom';
 /** The wrapper of index.html's static first screen (see first-screen.tsx). */
 export const FIRST_SCREEN_CLASS = 'first-screen';
 /**
- * Where the shell's server finds the storefront's prerendered first screens (the home page's hero,
- * the top of the purchase page's part column), in this order: paths on the shell's own origin that the
- * server maps to the storefront (serve-static.mjs --include, nginx location).
+ * Where the shell's server finds the remotes' prerendered first screens, in this order: the
+ * storefront's home hero and top of the purchase page's part column, the dashboard's frame with
+ * the top of My Profile. Paths on the shell's own origin that the server maps to each remote
+ * (serve-static.mjs --include, nginx locations).
  */
-export const STOREFRONT_FRAGMENT_URLS = [
+export const FRAGMENT_URLS = [
   '/_fragments/storefront/prerender/home.html',
   '/_fragments/storefront/prerender/purchase.html',
+  '/_fragments/dashboard/prerender/dashboard.html',
 ];
 
 /** A stand-in kept for its page; `path` when it holds the data of that URL only. */

@@ -6,7 +6,7 @@ import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
 
 /**
  * Where the shell's server mounts this build's prerender/ folder (its server-side includes and
- * the stylesheet below are fetched from there; see the shell's STOREFRONT_FRAGMENT_URLS).
+ * the stylesheet below are fetched from there; see the shell's FRAGMENT_URLS).
  */
 const SHELL_MOUNT = '/_fragments/storefront/prerender/';
 
