@@ -214,9 +214,15 @@ test('a cold load of a signed-in page fetches its code while the store is still 
     await expect.poll(() => storeRequested).toBe(true);
     // The page's own code is asked for while the store is still held back…
     await expect.poll(() => remoteCode.filter((url) => url.startsWith(remote)).length).toBeGreaterThan(0);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
-    // …and once the store arrives the page shows.
-    release();
+    // …before React has rendered anything (the static first screen is still there, and shows the
+    // remote's prerendered stand-in with the page's heading)…
+    await expect(page.locator('#root > .first-screen'), 'React has not rendered yet').toHaveCount(1);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.locator('#root [data-prerendered] h1:visible')).toHaveText(heading);
+    // …and once the store arrives the page itself shows.
+    release();
+    await expect(page.locator('#root > .first-screen')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.locator('#root [data-prerendered]')).toHaveCount(0);
   }
 });
