@@ -308,6 +308,20 @@ test.describe('the dashboard’s frame before its code', () => {
     await expect(heading(signedIn)).toBeHidden();
   });
 
+  test('elsewhere its stylesheet stays off and is dropped; the dashboard brings the same rules when opened', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await page.goto('/');
+    await expect(page.getByTestId('part-card').first()).toBeVisible();
+    // Off in the HTML (it would hold every page's first paint until loaded), then gone.
+    await expect(page.locator('#dashboard-first-screen-styles')).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(heading(page)).toBeVisible();
+    await expect(page.locator('.dash-layout')).toHaveCSS('display', 'grid');
+    await expect(page.locator('.dash-menu')).toHaveCSS('position', 'sticky');
+  });
+
   test('the dashboard replaces it with the same boxes, adding the role’s menu items, and nothing moves', async ({
     page,
     context,

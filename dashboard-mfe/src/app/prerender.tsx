@@ -13,7 +13,8 @@ const SHELL_MOUNT = '/_fragments/dashboard/prerender/';
  * account: the menu's title and its one item for everyone, the heading (that page's largest
  * paint) and the name and email. `data-needs="session"` keeps it hidden until the shell's inline
  * script has filled each `data-fill` (`attribute:field`) from the stored session, on the path in
- * `data-path` only; the shell then shows it as the dashboard's loading state until this remote's
+ * `data-path` only, and switched on the stylesheet `data-styles` names (once it has loaded); the
+ * shell then shows it as the dashboard's loading state until this remote's
  * frame and page replace it with the same boxes. What the app adds comes after these (the role's
  * other menu items below My Profile, the profile form below the card), so nothing moves.
  */
@@ -25,6 +26,7 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
       data-prerendered="dashboard/DashboardApp"
       data-needs="session"
       data-path="/dashboard"
+      data-styles={FIRST_SCREEN_STYLES_ID}
     >
       <nav className="dash-menu" aria-label="Dashboard">
         <p className="dash-menu-title">Dashboard</p>
@@ -58,7 +60,10 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
     </div>,
   );
   return {
-    'dashboard.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css">${markup}`,
+    // Off (`media="not all"`) until the inline script shows the stand-in: every page's HTML
+    // carries this fragment, and a stylesheet in force would hold the first paint of every page
+    // (the home hero's included) until it had loaded.
+    'dashboard.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css" media="not all">${markup}`,
     'first-screen.css': firstScreenCss,
   };
 }
