@@ -33,6 +33,7 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
+const NGINX_GZIP_MIN_LENGTH = 20;
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
 // webpack's [contenthash] files: name.<hex>.js / <id>.<hex>.js
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|svg|png|jpg|webp|woff2)$/;
@@ -84,7 +85,8 @@ function includeResolver(includes, ttlMs) {
 
 async function compressed(body, ext) {
   const entry = { body };
-  if (COMPRESSIBLE.has(ext) && body.length > 512) {
+  // From nginx's default gzip_min_length on (deploy/nginx.conf): the smallest chunks still shrink.
+  if (COMPRESSIBLE.has(ext) && body.length >= NGINX_GZIP_MIN_LENGTH) {
     entry.br = await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
     entry.gz = await gzip(body, { level: 9 });
   }

@@ -20,6 +20,41 @@ async function gotoWithoutScripts(page: Page, path: string) {
 /** The hero's markup as the DOM holds it. */
 const heroHtml = (page: Page) => page.locator('section.hero').evaluate((el) => el.outerHTML);
 
+/**
+ * Where the page's largest contentful paint is: "inside: …" when its element lies within
+ * `container`, "outside: …" otherwise. Takes the latest candidate that still names its element
+ * (Chromium reports `element: null` for a node it no longer holds), described so that a failure
+ * says what it was.
+ */
+async function largestPaint(page: Page, container: string): Promise<string> {
+  return page.evaluate(
+    (selector) =>
+      new Promise<string>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries() as (PerformanceEntry & { element: Element | null })[];
+          const el = entries.filter((e) => e.element).at(-1)?.element;
+          resolve(
+            el
+              ? `${el.closest(selector) ? 'inside' : 'outside'}: <${el.tagName.toLowerCase()} class="${el.className}"> ${el.textContent ?? ''}`
+              : `no element among ${entries.length} candidates`,
+          );
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+    container,
+  );
+}
+
+/** Sums the page's layout shifts from its first byte on; read the total with `layoutShiftTotal`. */
+const recordLayoutShifts = (page: Page) =>
+  page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) w.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+const layoutShiftTotal = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+
 test('index.html carries the top bar and the storefront hero, includes resolved', async ({ request }) => {
   const res = await request.get('/');
   expect(res.headers()['cache-control']).toContain('no-cache');
@@ -40,27 +75,10 @@ test('home paints its hero and top bar with every script blocked; the hero is th
   for (const name of ['Home', 'Blogs', 'Reviews', 'My Portfolio', 'Login']) {
     await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
   }
-  // The latest candidate that still names its element (Chromium reports `element: null` for a
-  // candidate whose node it no longer holds); described so that a failure says what it was.
-  const lcp = await page.evaluate(
-    () =>
-      new Promise<string>((resolve) => {
-        new PerformanceObserver((list) => {
-          const entries = list.getEntries() as (PerformanceEntry & {
-            element: Element | null;
-            size: number;
-          })[];
-          const last = entries.filter((e) => e.element).at(-1);
-          const el = last?.element;
-          resolve(
-            el
-              ? `${el.closest('.hero') ? 'hero' : 'outside the hero'}: <${el.tagName.toLowerCase()} class="${el.className}">`
-              : `no element among ${entries.length} candidates`,
-          );
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-      }),
-  );
-  expect(lcp, 'the largest contentful paint is an element of the prerendered hero').toMatch(/^hero: /);
+  expect(
+    await largestPaint(page, '.hero'),
+    'the largest contentful paint is an element of the prerendered hero',
+  ).toMatch(/^inside: /);
 });
 
 test('the prerendered hero shows only on the routes that render the home page', async ({ page }) => {
@@ -161,23 +179,11 @@ test.describe('the purchase page’s part before the page’s code', () => {
     await expect(category(page)).toHaveText('Parts', { ignoreCase: true });
     await expect(name(page)).toHaveText(part.name);
     await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
-    const lcp = await page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          new PerformanceObserver((list) => {
-            const last = list.getEntries().at(-1) as
-              (PerformanceEntry & { element: Element | null }) | undefined;
-            const el = last?.element;
-            resolve(
-              el
-                ? `${el.closest('[data-prerendered]') ? 'stand-in' : 'elsewhere'}: <${el.tagName.toLowerCase()}> ${el.textContent ?? ''}`
-                : 'no element',
-            );
-          }).observe({ type: 'largest-contentful-paint', buffered: true });
-        }),
-    );
     // The name: Chromium does not count a drawing with as few bytes per pixel as ours.
-    expect(lcp, 'the largest contentful paint is the filled stand-in').toMatch(/^stand-in: /);
+    expect(
+      await largestPaint(page, '[data-prerendered]'),
+      'the largest contentful paint is the filled stand-in',
+    ).toMatch(/^inside: /);
   });
 
   test('stays hidden without a session, and for a part the API does not have', async ({ page, context }) => {
@@ -204,20 +210,29 @@ test.describe('the purchase page’s part before the page’s code', () => {
     const before = await boxes(page);
 
     const fresh = await context.newPage();
-    await fresh.addInitScript(() => {
-      const w = window as unknown as { __cls: number };
-      w.__cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) w.__cls += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(fresh);
     await fresh.goto(`/purchase/${part._id}`);
     await expect(fresh.getByRole('heading', { level: 1, name: part.name })).toBeVisible();
     await expect(fresh.getByTestId('order-total')).toBeVisible();
     await expect(photo(fresh)).toHaveCount(1);
     await expect(fresh.locator('.purchase-product .badge')).toBeVisible();
     expect(await boxes(fresh), 'photo, category and name where the stand-in had them').toEqual(before);
-    expect(await fresh.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    expect(await layoutShiftTotal(fresh)).toBe(0);
+  });
+
+  test('the page starts from the part the inline script fetched: asked for once', async ({ page }) => {
+    await riderSession(page);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.endsWith(`/parts/${part._id}`)) {
+        asked.push(request.headers()['authorization'] ? 'store' : 'inline script');
+      }
+    });
+    await page.goto(`/purchase/${part._id}`);
+    await expect(page.getByRole('heading', { level: 1, name: part.name })).toBeVisible();
+    await expect(page.getByTestId('order-total')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(asked, 'one request for the part, the inline script’s').toEqual(['inline script']);
   });
 
   test('an answer that arrives after the shell took over fills nothing', async ({ page }) => {
@@ -269,22 +284,10 @@ test.describe('the dashboard’s frame before its code', () => {
     await expect(
       page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Profile' }),
     ).toHaveAttribute('aria-current', 'page');
-    const lcp = await page.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          new PerformanceObserver((list) => {
-            const last = list.getEntries().at(-1) as
-              (PerformanceEntry & { element: Element | null }) | undefined;
-            const el = last?.element;
-            resolve(
-              el
-                ? `${el.closest('[data-prerendered]') ? 'stand-in' : 'elsewhere'}: ${el.textContent ?? ''}`
-                : 'none',
-            );
-          }).observe({ type: 'largest-contentful-paint', buffered: true });
-        }),
-    );
-    expect(lcp, 'the largest contentful paint is the filled stand-in').toMatch(/^stand-in: /);
+    expect(
+      await largestPaint(page, '[data-prerendered]'),
+      'the largest contentful paint is the filled stand-in',
+    ).toMatch(/^inside: /);
   });
 
   test('stays hidden without a session, on the dashboard’s other pages, and on a phone', async ({
@@ -332,13 +335,7 @@ test.describe('the dashboard’s frame before its code', () => {
     const before = await boxes(page);
 
     const fresh = await context.newPage();
-    await fresh.addInitScript(() => {
-      const w = window as unknown as { __cls: number };
-      w.__cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) w.__cls += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(fresh);
     await fresh.goto('/dashboard');
     const menu = fresh.getByRole('navigation', { name: 'Dashboard' });
     await expect(menu.getByRole('link', { name: 'My Order' })).toBeVisible();
@@ -346,6 +343,6 @@ test.describe('the dashboard’s frame before its code', () => {
     await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
     await expect(heading(fresh)).toHaveCount(1);
     expect(await boxes(fresh), 'heading, card and menu title where the stand-in had them').toEqual(before);
-    expect(await fresh.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    expect(await layoutShiftTotal(fresh)).toBe(0);
   });
 });

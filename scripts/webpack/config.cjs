@@ -3,6 +3,7 @@
 // singletons and build settings cannot drift between teams. Each workspace's webpack.config.js
 // calls createConfig with its own name, port and exposed modules (docs/build.md).
 const path = require('node:path');
+const MinimizerPlugin = require('minimizer-webpack-plugin');
 const { federation } = require('./federation.cjs');
 const { pagePlugins } = require('./page.cjs');
 const { PrerenderPlugin } = require('./prerender.cjs');
@@ -109,15 +110,21 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
         },
       },
       chunkIds: 'deterministic',
-      // terser: ES2020 output (shorter syntax), a second compress pass, no comments kept inline.
-      minimizeOptions: {
-        javascript: {
-          ecma: 2020,
-          module: false,
-          compress: { passes: 2, ecma: 2020 },
-          format: { comments: false },
-        },
-      },
+      // Webpack's own minimizer, configured here for what its defaults do not offer: terser with
+      // ES2020 output (shorter syntax) and a second compress pass; license comments go to each
+      // chunk's .LICENSE.txt beside it, without the pointer line webpack would prepend to the
+      // chunk (~60 B gzip each, five of them on a cold home page).
+      minimizer: [
+        new MinimizerPlugin({
+          terserOptions: {
+            ecma: 2020,
+            module: false,
+            compress: { passes: 2, ecma: 2020 },
+            format: { comments: false },
+          },
+          extractComments: { banner: false },
+        }),
+      ],
     },
     stats: production ? 'errors-warnings' : 'minimal',
     infrastructureLogging: { level: 'warn' },

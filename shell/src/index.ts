@@ -1,4 +1,4 @@
-import { EARLY_FILL_KEY } from './first-screen/early-fill';
+import { earlyFill } from './first-screen/early-fill';
 
 // Async boundary: lets Module Federation negotiate the shared singletons before React loads.
 // It first lets the browser paint index.html's static first screen (the top bar and the home
@@ -11,7 +11,6 @@ const painted = new Promise<void>((resolve) => {
 // Where the inline script is filling a stand-in with the route's data (the purchase page's part),
 // that too: its answer is handled only between the app's tasks. The promise settles within
 // EARLY_FILL_WAIT_MS, filled or not, and never rejects (first-screen.tsx).
-const filled = (window as unknown as Record<string, Promise<void> | undefined>)[EARLY_FILL_KEY];
-Promise.all([painted, filled])
+Promise.all([painted, earlyFill()])
   .then(() => import('./app/bootstrap'))
   .catch((err: unknown) => console.error(err));

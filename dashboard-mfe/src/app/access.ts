@@ -11,6 +11,9 @@ export interface DashboardPage {
   audience: Audience;
 }
 
+/** The side menu's title, above its items (also in the prerendered frame). */
+export const MENU_TITLE = 'Dashboard';
+
 export const DASHBOARD_PAGES = [
   { path: '', label: 'My Profile', audience: 'everyone' },
   { path: 'addReview', label: 'Add Review', audience: 'customers' },

@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from 'react-router-dom';
 import { selectIsAdmin, useAppSelector } from '@motoparts/state';
-import { menuFor } from './access';
+import { MENU_TITLE, menuFor } from './access';
 
 /** docs/product.md: the dashboard frame, a side menu by role beside the current page. */
 export function DashboardLayout() {
@@ -9,7 +9,7 @@ export function DashboardLayout() {
   return (
     <div className="page dash-layout">
       <nav className="dash-menu" aria-label="Dashboard">
-        <p className="dash-menu-title">Dashboard</p>
+        <p className="dash-menu-title">{MENU_TITLE}</p>
         <ul>
           {items.map((item) => (
             <li key={item.path}>

@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import firstScreenCss from '../styles/first-screen.css';
 import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
-import { DASHBOARD_PAGES } from './access';
+import { ProfileIdentity } from '../features/users/components/profile-identity';
+import { DASHBOARD_PAGES, MENU_TITLE } from './access';
 
 /** Where the shell's server mounts this build's prerender/ folder (see the shell's FRAGMENT_URLS). */
 const SHELL_MOUNT = '/_fragments/dashboard/prerender/';
@@ -29,7 +30,7 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
       data-styles={FIRST_SCREEN_STYLES_ID}
     >
       <nav className="dash-menu" aria-label="Dashboard">
-        <p className="dash-menu-title">Dashboard</p>
+        <p className="dash-menu-title">{MENU_TITLE}</p>
         <ul>
           {everyone.map((page) => (
             <li key={page.path}>
@@ -45,16 +46,11 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
         </ul>
       </nav>
       <div className="dash-content">
-        <section>
-          <h1>My Profile</h1>
-          <div className="card dash-identity">
-            <p>
-              <span className="dash-label">Name</span> <span data-fill="text:displayName" />
-            </p>
-            <p>
-              <span className="dash-label">Email</span> <span data-fill="text:email" />
-            </p>
-          </div>
+        <section aria-labelledby="my-profile-title">
+          <ProfileIdentity
+            name={<span data-fill="text:displayName" />}
+            email={<span data-fill="text:email" />}
+          />
         </section>
       </div>
     </div>,

@@ -2,6 +2,7 @@ import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router-dom';
 import { loadConfig, requireStore, setRemoteLoader, setStoreLoader } from '@motoparts/state/frame';
+import { earlyFill } from '../first-screen/early-fill';
 import { capturePrerendered } from '../first-screen/prerendered';
 import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
 import { preloadView } from '../remotes/remote-view';
@@ -19,9 +20,13 @@ async function main() {
   // first render for every page but the home page. It is made once the remotes are registered:
   // its start-up may ask the auth remote to renew a remembered session.
   setStoreLoader(async () => {
-    const [{ createStore, prefetchOpening }] = await Promise.all([import('./store'), configured]);
+    const [{ createStore, prefetchOpening }, , early] = await Promise.all([
+      import('./store'),
+      configured,
+      earlyFill(),
+    ]);
     const store = createStore(loadSessionModule);
-    prefetchOpening(store);
+    prefetchOpening(store, early);
     return store;
   });
   // The page being opened. Its first screen may render without the store (the home page); a

@@ -15,6 +15,7 @@ import {
   useAppStore,
   type LoadSessionModule,
 } from '@motoparts/state';
+import type { Part } from '@motoparts/contracts';
 import { PAGES, type PageRoute } from './routes';
 
 /**
@@ -50,11 +51,24 @@ export function RequireAuth({ children }: { children: ReactNode }) {
  * the release of those requests' hold on the cache (none with `subscribe: false`: kept for the
  * cache's usual minute, which the page, arriving within it, takes over).
  */
-function prefetchPage(store: AppStore, page: PageRoute, pathname: string, subscribe = true): () => void {
+function prefetchPage(
+  store: AppStore,
+  page: PageRoute,
+  pathname: string,
+  subscribe = true,
+  early?: unknown,
+): () => void {
   const wanted = page.prefetch;
   const requests: { unsubscribe(): void }[] = [];
   const partId = wanted?.part ? matchPath(page.path, pathname)?.params[wanted.part] : undefined;
   if (partId) {
+    // The part index.html's inline script already fetched for the stand-in: the same public
+    // answer, so the cache starts with it and the request below finds it there.
+    if ((early as Part | undefined)?._id === partId) {
+      store.dispatch(
+        catalogApi.util.upsertQueryEntries([{ endpointName: 'getPart', arg: partId, value: early as Part }]),
+      );
+    }
     const request = store.dispatch(catalogApi.endpoints.getPart.initiate(partId, { subscribe }));
     request.unwrap().then(
       (part) => {
@@ -71,10 +85,13 @@ function prefetchPage(store: AppStore, page: PageRoute, pathname: string, subscr
   return () => requests.forEach((request) => request.unsubscribe());
 }
 
-/** On a cold load: the data of the page being opened, asked for as soon as the store exists. */
-export function prefetchOpening(store: AppStore): void {
+/**
+ * On a cold load: the data of the page being opened, asked for as soon as the store exists;
+ * `early` is what index.html's inline script fetched for the page's stand-in, if anything.
+ */
+export function prefetchOpening(store: AppStore, early?: unknown): void {
   const page = PAGES.find((candidate) => matchPath(candidate.path, location.pathname));
-  if (page?.prefetch) prefetchPage(store, page, location.pathname, false);
+  if (page?.prefetch) prefetchPage(store, page, location.pathname, false, early);
 }
 
 /** The same on a navigation within the site, for as long as the page is shown. */

@@ -80,14 +80,14 @@ export default function firstScreen(): { head: string; root: string } {
   // is fetched (public, no credentials, so no preflight) as soon as the config names the API.
   // Filled only while the static first screen is still there: once the shell has taken it over
   // (capturePrerendered), a late answer changes nothing. The shell's entry waits for it, up to
-  // EARLY_FILL_WAIT_MS (shell/src/index.ts).
+  // EARLY_FILL_WAIT_MS (shell/src/index.ts), and the store starts with the part it brought.
   const fillPart =
     `if(m[3]&&h.hasAttribute('data-session'))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
     `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
     `return fetch(cfg.apiBaseUrl.replace(/\\/?$/,'/')+'parts/'+m[0].exec(location.pathname)[m[3]])})` +
     `.then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.json()}).then(function(p){` +
     `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
-    `if(t)f(t,p)}).catch(function(){})]);`;
+    `if(t)f(t,p);return p}).catch(function(){})]);`;
   const flags =
     `(function(h){${fill}h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +

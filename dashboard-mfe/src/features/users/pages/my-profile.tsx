@@ -5,6 +5,7 @@ import { toast } from 'react-toastify';
 import { MESSAGES, PHONE_CHARACTERS, type ProfileFields } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { LoadError, Loading } from '../../../components/status';
+import { ProfileIdentity } from '../components/profile-identity';
 import { useGetProfileQuery, useUpdateProfileMutation } from '../api';
 import { profileFormSchema, type ProfileFormValues } from '../schema';
 
@@ -72,15 +73,10 @@ export default function MyProfile() {
 
   return (
     <section aria-labelledby="my-profile-title">
-      <h1 id="my-profile-title">My Profile</h1>
-      <div className="card dash-identity">
-        <p>
-          <span className="dash-label">Name</span> <span data-testid="profile-name">{name}</span>
-        </p>
-        <p>
-          <span className="dash-label">Email</span> <span data-testid="profile-email">{email}</span>
-        </p>
-      </div>
+      <ProfileIdentity
+        name={<span data-testid="profile-name">{name}</span>}
+        email={<span data-testid="profile-email">{email}</span>}
+      />
       {profile.isLoading && <Loading what="your profile" />}
       {profile.isError && (
         <LoadError error={profile.error} what="your profile" onRetry={() => void profile.refetch()} />
