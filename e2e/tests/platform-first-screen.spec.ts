@@ -311,13 +311,18 @@ test.describe('the dashboard’s frame before its code', () => {
     await expect(heading(signedIn)).toBeHidden();
   });
 
-  test('elsewhere its stylesheet stays off and is dropped; the dashboard brings the same rules when opened', async ({
+  test('elsewhere its stylesheet is never fetched; the dashboard brings the same rules when opened', async ({
     page,
   }) => {
     await riderSession(page);
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/_fragments/dashboard/')) fetched.push(request.url());
+    });
     await page.goto('/');
     await expect(page.getByTestId('part-card').first()).toBeVisible();
-    // Off in the HTML (it would hold every page's first paint until loaded), then gone.
+    await page.waitForLoadState('networkidle');
+    expect(fetched, 'a page without the stand-in asks for none of its files').toEqual([]);
     await expect(page.locator('#dashboard-first-screen-styles')).toHaveCount(0);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await expect(heading(page)).toBeVisible();

@@ -14,9 +14,9 @@ const SHELL_MOUNT = '/_fragments/dashboard/prerender/';
  * account: the menu's title and its one item for everyone, the heading (that page's largest
  * paint) and the name and email. `data-needs="session"` keeps it hidden until the shell's inline
  * script has filled each `data-fill` (`attribute:field`) from the stored session, on the path in
- * `data-path` only, and switched on the stylesheet `data-styles` names (once it has loaded); the
- * shell then shows it as the dashboard's loading state until this remote's
- * frame and page replace it with the same boxes. What the app adds comes after these (the role's
+ * `data-path` only, and linked its stylesheet (`data-styles-href`, with the id `data-styles`)
+ * and seen it loaded: no other page fetches it. The shell then shows it as the dashboard's
+ * loading state until this remote's frame and page replace it with the same boxes. What the app adds comes after these (the role's
  * other menu items below My Profile, the profile form below the card), so nothing moves.
  */
 export default function prerender(): Record<'dashboard.html' | 'first-screen.css', string> {
@@ -28,6 +28,7 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
       data-needs="session"
       data-path="/dashboard"
       data-styles={FIRST_SCREEN_STYLES_ID}
+      data-styles-href={`${SHELL_MOUNT}first-screen.css`}
     >
       <nav className="dash-menu" aria-label="Dashboard">
         <p className="dash-menu-title">{MENU_TITLE}</p>
@@ -56,10 +57,9 @@ export default function prerender(): Record<'dashboard.html' | 'first-screen.css
     </div>,
   );
   return {
-    // Off (`media="not all"`) until the inline script shows the stand-in: every page's HTML
-    // carries this fragment, and a stylesheet in force would hold the first paint of every page
-    // (the home hero's included) until it had loaded.
-    'dashboard.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css" media="not all">${markup}`,
+    // Without a <link>: every page's HTML carries this fragment, and a stylesheet linked here would
+    // be fetched on each of them (in force, it would also hold their first paint until loaded).
+    'dashboard.html': markup,
     'first-screen.css': firstScreenCss,
   };
 }

@@ -61,14 +61,16 @@ export default function firstScreen(): { head: string; root: string } {
     .join(',');
   // A remote's prerendered stand-in that needs data (`data-needs`) shows once it is filled: each
   // `data-fill` is an `attribute:field` list (`text` for the text), filled from that data. A
-  // stand-in whose stylesheet comes switched off (`data-styles` names it) switches it on and shows
-  // once it has loaded.
+  // stand-in that brings a stylesheet of its own (`data-styles-href`, under the id `data-styles`)
+  // links it only now, just before itself, and shows once it has loaded: linked in the fragment,
+  // every page would fetch it (and, in force, wait for it before its first paint).
   const fill =
     `function f(t,p){[].forEach.call(t.querySelectorAll('[data-fill]'),function(e){` +
     `e.getAttribute('data-fill').split(' ').forEach(function(a){var k=a.split(':'),v=p[k[1]];` +
     `if(typeof v==='string'){if(k[0]==='text')e.textContent=v;else e.setAttribute(k[0],v)}})});` +
-    `var s=document.getElementById(t.getAttribute('data-styles')),d=function(){t.setAttribute('data-filled','')};` +
-    `if(s){s.media='all';if(!s.sheet)return s.addEventListener('load',d)}d()}`;
+    `var y=t.getAttribute('data-styles-href'),d=function(){t.setAttribute('data-filled','')};` +
+    `if(y){var s=document.createElement('link');s.rel='stylesheet';s.id=t.getAttribute('data-styles');` +
+    `s.href=y;s.onload=d;return t.parentNode.insertBefore(s,t)}d()}`;
   // `data-needs="session"`: from the stored session, once the document is parsed, on the path
   // the stand-in names (`data-path`).
   const fillSession =

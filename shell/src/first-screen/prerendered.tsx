@@ -26,7 +26,8 @@ const captured: { module: string; html: string; path?: string }[] = [];
  * `data-filled`; first-screen.tsx), for that URL only. Stand-ins not filled by now are dropped,
  * so an answer arriving later fills nothing. The styles the fragments bring (inline or linked)
  * move to <head> so they outlive them (the remote's own style injection then finds them there
- * and does not add them twice), but for a stylesheet still switched off.
+ * and does not add them twice): those of a filled stand-in were linked by the inline script, so a
+ * stand-in not shown leaves its remote to inject its rules when it needs them.
  */
 export function capturePrerendered(doc: Document = document): void {
   const main = doc.querySelector(`.${FIRST_SCREEN_CLASS} main`);
@@ -35,9 +36,7 @@ export function capturePrerendered(doc: Document = document): void {
     if (path && !el.hasAttribute('data-filled')) el.remove();
     else captured.push({ module: el.dataset['prerendered'] ?? '', html: el.outerHTML, path });
   }
-  // Not a stand-in's stylesheet that was never switched on (its stand-in was not shown): it goes
-  // with the static markup, so that its remote injects the same rules when it needs them.
-  for (const style of main?.querySelectorAll('style, link[rel="stylesheet"]:not([media="not all"])') ?? []) {
+  for (const style of main?.querySelectorAll('style, link[rel="stylesheet"]') ?? []) {
     if (style instanceof HTMLLinkElement && style.sheet && 'adoptedStyleSheets' in doc) {
       // Moving a <link> drops its sheet until it has loaded again, a frame in which the page
       // would reflow: keep the same rules applied meanwhile as a constructed sheet (allowed by
