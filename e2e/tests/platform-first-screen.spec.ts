@@ -290,6 +290,27 @@ test.describe('the dashboard’s frame before its code', () => {
     ).toMatch(/^inside: /);
   });
 
+  test('shows while the shell’s entry is still downloading', async ({ page }) => {
+    await riderSession(page);
+    // Held until the stand-in shows: DOMContentLoaded, which waits for this deferred script,
+    // would never come meanwhile; the document being parsed is enough.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    try {
+      await expect(heading(page)).toBeVisible();
+      await expect(card(page)).toContainText('rider@motoparts.test');
+      expect(await page.evaluate(() => document.readyState)).toBe('interactive');
+    } finally {
+      release();
+    }
+    await expect(page.getByRole('form', { name: 'Edit profile' })).toBeVisible();
+  });
+
   test('stays hidden without a session, on the dashboard’s other pages, and on a phone', async ({
     page,
     context,

@@ -72,10 +72,12 @@ export default function firstScreen(): { head: string; root: string } {
     `if(y){var s=document.createElement('link');s.rel='stylesheet';s.id=t.getAttribute('data-styles');` +
     `s.href=y;s.onload=d;return t.parentNode.insertBefore(s,t)}d()}`;
   // `data-needs="session"`: from the stored session, once the document is parsed, on the path
-  // the stand-in names (`data-path`).
+  // the stand-in names (`data-path`). On `readystatechange` to "interactive", which comes before
+  // the deferred scripts run; DOMContentLoaded waits for them (the shell's entry, downloaded and
+  // evaluated).
   const fillSession =
     `try{var u=JSON.parse(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)})||'null');` +
-    `if(u)document.addEventListener('DOMContentLoaded',function(){` +
+    `if(u)document.addEventListener('readystatechange',function(){if(document.readyState==='interactive')` +
     `[].forEach.call(document.querySelectorAll('.${FIRST_SCREEN_CLASS} [data-needs=session]'),function(t){` +
     `if(t.getAttribute('data-path')===location.pathname.replace(/\\/$/,''))f(t,u)})})}catch(e){}`;
   // `data-needs="part"`: for a signed-in visitor opening a route that declares a part, the part
