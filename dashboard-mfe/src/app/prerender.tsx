@@ -16,8 +16,9 @@ const SHELL_MOUNT = '/_fragments/dashboard/prerender/';
  * script has filled each `data-fill` (`attribute:field`) from the stored session, on the path in
  * `data-path` only, and linked its stylesheet (`data-styles-href`, with the id `data-styles`)
  * and seen it loaded: no other page fetches it. The shell then shows it as the dashboard's
- * loading state until this remote's frame and page replace it with the same boxes. What the app adds comes after these (the role's
- * other menu items below My Profile, the profile form below the card), so nothing moves.
+ * loading state until this remote's frame and page replace it with the same boxes. What the app
+ * adds comes after these (the role's other menu items below My Profile, the profile form below
+ * the card), so nothing moves.
  */
 export default function prerender(): Record<'dashboard.html' | 'first-screen.css', string> {
   const everyone = DASHBOARD_PAGES.filter((page) => page.audience === 'everyone');
