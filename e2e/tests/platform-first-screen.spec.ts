@@ -351,6 +351,41 @@ test.describe('the dashboard’s frame before its code', () => {
     await expect(page.locator('.dash-menu')).toHaveCSS('position', 'sticky');
   });
 
+  test('while My Profile’s code is still coming, the frame shows its top from the session, not Loading...', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    // My Profile's chunk (the only script with its form) is held until released.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = 0;
+    await page.route(/\.js$/, async (route) => {
+      const response = await route.fetch();
+      if ((await response.text()).includes('Edit profile')) {
+        holding += 1;
+        await held;
+      }
+      await route.fulfill({ response });
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('part-card').first()).toBeVisible();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    try {
+      // The dashboard's own frame (the role's items are not in the HTML's stand-in).
+      const menu = page.getByRole('navigation', { name: 'Dashboard' });
+      await expect(menu.getByRole('link', { name: 'My Order' })).toBeVisible();
+      await expect.poll(() => holding, 'My Profile’s chunk was asked for and held').toBe(1);
+      await expect(heading(page)).toBeVisible();
+      await expect(card(page)).toHaveText(/Name\s+Road Rider\s*Email\s+rider@motoparts\.test/);
+      await expect(page.getByText('Loading...')).toHaveCount(0);
+      await expect(page.getByRole('form', { name: 'Edit profile' })).toHaveCount(0);
+    } finally {
+      release();
+    }
+    await expect(page.getByRole('form', { name: 'Edit profile' })).toBeVisible();
+    await expect(heading(page)).toHaveCount(1);
+  });
+
   test('the dashboard replaces it with the same boxes, adding the role’s menu items, and nothing moves', async ({
     page,
     context,

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router-dom';
 import { injectStyles, profileApi, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { Loading } from '../components/status';
+import { ProfileIdentity } from '../features/users/components/profile-identity';
 import css from '../styles/dashboard.css';
 import firstScreenCss from '../styles/first-screen.css';
 import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
@@ -9,8 +10,8 @@ import type { DashboardPath } from './access';
 import { DashboardLayout } from './dashboard-layout';
 import { PageGuard } from './page-guard';
 
-// The first screen's rules are already there on a cold /dashboard (index.html links them with the
-// prerendered frame, app/prerender.tsx); anywhere else they come here.
+// The first screen's rules are already there on a cold /dashboard where the prerendered frame
+// showed (index.html's inline script linked them, app/prerender.tsx); anywhere else they come here.
 injectStyles(FIRST_SCREEN_STYLES_ID, firstScreenCss);
 injectStyles('dashboard-mfe-styles', css);
 
@@ -32,6 +33,22 @@ const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   reviews: lazy(() => import('../features/reviews/pages/manage-reviews')),
 };
 const PaymentPage = lazy(() => import('../features/payments/pages/payment-page'));
+
+/**
+ * While My Profile's chunk is still on its way: the top of that page from the session, the same
+ * boxes as the page and as the HTML's stand-in, rather than "Loading..." in their place.
+ */
+function MyProfileTop() {
+  const user = useAppSelector(selectSessionUser);
+  return (
+    <section aria-labelledby="my-profile-title">
+      <ProfileIdentity
+        name={<span>{user?.displayName ?? ''}</span>}
+        email={<span>{user?.email ?? ''}</span>}
+      />
+    </section>
+  );
+}
 
 function DashboardNotFound() {
   return (
@@ -69,7 +86,7 @@ export default function DashboardApp() {
           <Route
             index
             element={
-              <Suspense fallback={<Loading />}>
+              <Suspense fallback={<MyProfileTop />}>
                 <MyProfile />
               </Suspense>
             }
