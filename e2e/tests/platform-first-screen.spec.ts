@@ -17,6 +17,13 @@ async function gotoWithoutScripts(page: Page, path: string) {
   await page.goto(path);
 }
 
+/** For requests held back by a test: `held` settles once `release()` is called. */
+function holdBack(): { held: Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  return { held, release };
+}
+
 /** The hero's markup as the DOM holds it. */
 const heroHtml = (page: Page) => page.locator('section.hero').evaluate((el) => el.outerHTML);
 
@@ -113,8 +120,7 @@ test('React renders exactly the prerendered hero markup, which stays until the p
 
   // Hold the storefront's home chunk back: meanwhile the shell has booted and shows the same
   // hero as the home route's loading state, not "Loading...".
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
+  const { held, release } = holdBack();
   const fresh = await context.newPage();
   await fresh.route(/:\/\/[^/]+\/(?!main\.)[^/]*\.[0-9a-f]{10}\.js$/, async (route) => {
     if (new URL(route.request().url()).port === new URL(page.url()).port) return route.continue();
@@ -239,8 +245,7 @@ test.describe('the purchase page’s part before the page’s code', () => {
     await riderSession(page);
     // Hold the inline script's request (it carries no Authorization header, the page's does)
     // until the page has rendered from its own request.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
+    const { held, release } = holdBack();
     let early = 0;
     await page.route(`**/parts/${part._id}`, async (route) => {
       if (route.request().headers()['authorization']) return route.continue();
@@ -294,8 +299,7 @@ test.describe('the dashboard’s frame before its code', () => {
     await riderSession(page);
     // Held until the stand-in shows: DOMContentLoaded, which waits for this deferred script,
     // would never come meanwhile; the document being parsed is enough.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
+    const { held, release } = holdBack();
     await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
       await held;
       await route.continue();
@@ -356,8 +360,7 @@ test.describe('the dashboard’s frame before its code', () => {
   }) => {
     await riderSession(page);
     // My Profile's chunk (the only script with its form) is held until released.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
+    const { held, release } = holdBack();
     let holding = 0;
     await page.route(/\.js$/, async (route) => {
       const response = await route.fetch();
