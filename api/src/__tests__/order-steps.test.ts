@@ -121,6 +121,55 @@ it('a tombstone left by a crash beside a completed cancellation: no second give-
   expect(await OrderModel.findById(orderId).lean()).toBeNull();
 });
 
+it('a cancellation finishing while the pass is between reading the journal and looking the order up leaves no tombstone, even if the pass then dies', async () => {
+  const part = await insertPart({ availableQty: 1000 });
+  const orderId = new Types.ObjectId().toHexString();
+  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  expect(await journalOf(part)).toEqual([plusMark(orderId, 100)]);
+
+  // The interleaving, forced: when the pass looks this order up, the customer's cancellation
+  // (and the clean-up of its markers) completes first. Then the database goes away the moment
+  // the pass tries to take a tombstone back, as it did in the fault test that found this.
+  const realFindById = OrderModel.findById.bind(OrderModel);
+  const realDeleteOne = OrderModel.deleteOne.bind(OrderModel);
+  let cancelledMeanwhile = false;
+  const lookup = jest.spyOn(OrderModel, 'findById').mockImplementation(((id: string, ...rest: []) => {
+    const query = realFindById(id, ...rest);
+    if (String(id) === orderId && !cancelledMeanwhile) {
+      cancelledMeanwhile = true;
+      const exec = query.exec.bind(query);
+      query.exec = (async () => {
+        expect(await releaseOrder(orderId, 'cancelled')).toBe(true);
+        await flushJournal();
+        return exec();
+      }) as typeof query.exec;
+    }
+    return query;
+  }) as unknown as typeof OrderModel.findById);
+  const removal = jest
+    .spyOn(OrderModel, 'deleteOne')
+    .mockImplementation(((filter: Record<string, unknown>) =>
+      filter.hold === 'void'
+        ? Promise.reject(new Error('connection closed'))
+        : realDeleteOne(filter)) as unknown as typeof OrderModel.deleteOne);
+  try {
+    await recoverOnce({ graceMs: 0 }).catch(() => undefined);
+  } finally {
+    lookup.mockRestore();
+    removal.mockRestore();
+  }
+  expect(cancelledMeanwhile).toBe(true);
+
+  for (let pass = 0; pass < 2; pass++) {
+    expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(0);
+  }
+  await flushJournal();
+  expect(await stockOf(part)).toBe(1000);
+  expect(await journalOf(part)).toEqual([]);
+  // Cancelled means gone: not even a tombstone under its id.
+  expect(await OrderModel.findById(orderId).lean()).toBeNull();
+});
+
 it('a cancellation that died after claiming the order is finished by the periodic pass, which scans no orders', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = new Types.ObjectId().toHexString();

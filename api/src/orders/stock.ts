@@ -367,7 +367,18 @@ export async function recoverOnce({
           // Stock taken for an order that was never written: its request died between the two
           // placing steps, or (another process, shared database) is still between them. Only ids
           // older than the grace period; the tombstone makes a late insert fail (duplicate `_id`).
-          if (!order && (idTime(id) > cutoff.getTime() || !(await voidOrder(id, part._id, qty)))) continue;
+          if (!order) {
+            if (idTime(id) > cutoff.getTime()) continue;
+            // The journal was read before the order was looked up: a cancellation finishing in
+            // between leaves it gone too. It wrote `-id` before deleting the order, so a journal
+            // read now tells the two apart; without it, a tombstone would be written for a
+            // cancelled order and stay there if the pass died before taking it away again.
+            const stillTaken = await PartModel.exists({
+              _id: part._id,
+              journal: { $all: [mark], $nin: [minusMark(id, qty)] },
+            });
+            if (!stillTaken || !(await voidOrder(id, part._id, qty))) continue;
+          }
           // Only if `-id` is still absent in the same update: a cancellation that completed
           // since the journal was read has already given these pieces back.
           const res = await PartModel.updateOne(
