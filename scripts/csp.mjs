@@ -44,6 +44,10 @@ export function inlineHashes(html) {
   const hashes = { script: [], style: [] };
   for (const [, tag, attrs, body] of html.matchAll(inline)) {
     if (tag.toLowerCase() === 'script' && /\bsrc\s*=/i.test(attrs)) continue;
+    // A data block (the site's config as JSON) is never run: nothing to allow.
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1].toLowerCase();
+    if (tag.toLowerCase() === 'script' && type && !/^(text|application)\/javascript$|^module$/.test(type))
+      continue;
     const list = hashes[tag.toLowerCase()];
     const hash = `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`;
     if (!list.includes(hash)) list.push(hash);
@@ -87,6 +91,19 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     .join('; ');
 }
 
+/**
+ * A front end's config.json, parsed. The shell's page carries the same text in a `<script>` data
+ * block (a server-side include), so a text that could end that block or open a comment there is
+ * refused: JSON writes `<` as `\u003c` just as well.
+ * @param {string} text
+ */
+export function parseConfig(text) {
+  if (/<\/script|<!--/i.test(text)) {
+    throw new Error('config.json must not contain "</script" or "<!--" (write "<" as "\\u003c")');
+  }
+  return JSON.parse(text);
+}
+
 /** All security headers for a front end: the CSP plus nosniff and the referrer policy. */
 export function securityHeaders(config, hashes) {
   return { 'content-security-policy': contentSecurityPolicy(config, hashes), ...SECURITY_HEADERS };
@@ -100,7 +117,13 @@ if (isMain) {
     console.error('usage: csp.mjs <config.json> [<dist dir whose index.html is served>]');
     process.exit(2);
   }
-  const config = JSON.parse(readFileSync(configFile, 'utf8'));
+  let config;
+  try {
+    config = parseConfig(readFileSync(configFile, 'utf8'));
+  } catch (err) {
+    console.error(`csp.mjs: ${configFile}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
   const hashes = distDir ? inlineHashes(readFileSync(path.join(distDir, 'index.html'), 'utf8')) : undefined;
   process.stdout.write(`${contentSecurityPolicy(config, hashes)}\n`);
 }

@@ -4,7 +4,8 @@
 // remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks, and
 // nginx-style server-side includes in HTML (`<!--# include virtual="/prefix/…" -->`, resolved
 // against another server with --include /prefix/=http://host:port/; stylesheets under such a
-// prefix are passed through to browsers, the fragments themselves are not), and the security
+// prefix are passed through to browsers, the fragments themselves are not; /config.json is
+// this server's own), and the security
 // headers of scripts/csp.mjs (a Content-Security-Policy from config.json, nosniff, referrer
 // policy), as deploy/nginx.conf does. Source maps are never served.
 // Usage: node scripts/serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa]
@@ -14,7 +15,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
-import { inlineHashes, securityHeaders } from './csp.mjs';
+import { inlineHashes, parseConfig, securityHeaders } from './csp.mjs';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -55,10 +56,14 @@ const FRAGMENT_TIMEOUT_MS = 1500;
  * deploy/nginx.conf, so the page still works without it.
  * @param {Record<string, string>} includes path prefix → base URL
  * @param {number} ttlMs how long a fetched fragment is reused
+ * @param {(virtual: string) => Promise<string | undefined>} local this server's own answer for a
+ *   path it serves itself (undefined: not one of them)
  */
-function includeResolver(includes, ttlMs) {
+function includeResolver(includes, ttlMs, local) {
   const fragments = new Map();
   async function fetchFragment(virtual) {
+    const own = await local(virtual);
+    if (own !== undefined) return own;
     const prefix = Object.keys(includes).find((p) => virtual.startsWith(p));
     if (!prefix) return '';
     const hit = fragments.get(virtual);
@@ -121,8 +126,13 @@ export function createStaticServer({
 }) {
   const root = path.resolve(dir);
   const cache = new Map();
-  const resolveIncludes = includeResolver(includes, fragmentTtlMs);
-  const config = configJson ? JSON.parse(configJson) : {};
+  // The page includes the site's config (the shell's first screen reads it without a request),
+  // the same bytes as /config.json: the given one, else the file beside index.html, as nginx has.
+  const resolveIncludes = includeResolver(includes, fragmentTtlMs, async (virtual) => {
+    if (virtual !== '/config.json') return undefined;
+    return configJson ?? (await readFile(path.join(root, 'config.json'), 'utf8').catch(() => ''));
+  });
+  const config = configJson ? parseConfig(configJson) : {};
   // Every answer carries the headers. The policy is the site's: its origins from config.json and
   // the hashes of index.html's inline elements (one policy per front end, as nginx is given).
   const baseHeaders = securityHeaders(config);

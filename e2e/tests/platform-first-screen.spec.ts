@@ -156,6 +156,60 @@ test('React renders exactly the prerendered hero markup, which stays until the p
  * does not wait for the site's code. Without a session, or for a part the API does not have, it
  * stays hidden.
  */
+test.describe('the site’s config in the page', () => {
+  /** Counts the page's requests for /config.json. */
+  const countConfigRequests = (page: Page) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/config.json') asked.push(request.url());
+    });
+    return asked;
+  };
+
+  test('a cold load of any page reads it from the HTML: no request for /config.json', async ({ page }) => {
+    const asked = countConfigRequests(page);
+    const html = await (await page.request.get('/purchase/x')).text();
+    const config = await (await page.request.get('/config.json')).json();
+    const block = /<script type="application\/json" id="site-config">([^<]*)<\/script>/.exec(html);
+    expect(JSON.parse(block?.[1] ?? 'null'), 'the page carries /config.json').toEqual(config);
+
+    await page.goto('/');
+    await expect(page.getByTestId('part-card').first()).toBeVisible();
+    await riderSession(page);
+    // Each a cold start of the app, whose remotes read the same config.
+    for (const [path, ready] of [
+      ['/parts', page.getByTestId('part-card').first()],
+      ['/dashboard', page.getByRole('form', { name: 'Edit profile' })],
+    ] as const) {
+      await page.goto(path);
+      await expect(ready).toBeVisible();
+    }
+    await page.waitForLoadState('networkidle');
+    expect(asked, 'requests for /config.json').toEqual([]);
+  });
+
+  test('a server that does not include it: the app asks for /config.json once and starts', async ({
+    page,
+  }) => {
+    const asked = countConfigRequests(page);
+    // As a server that does not resolve includes leaves it: the directive, not JSON. Changed as
+    // the parser inserts it, before the inline script after it runs.
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        const block = document.getElementById('site-config');
+        if (!block) return;
+        block.textContent = '<!--# include virtual="/config.json" -->';
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await riderSession(page);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('form', { name: 'Edit profile' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(asked, 'requests for /config.json').toHaveLength(1);
+  });
+});
+
 test.describe('the purchase page’s part before the page’s code', () => {
   let part: Part;
   test.beforeAll(async () => {

@@ -13,9 +13,15 @@ import { after, before, describe, test } from 'node:test';
 import { createStaticServer } from '../serve-static.mjs';
 import { close, freePort, listen, startNginx as startNginxOn } from './support/servers.mjs';
 
+/** The site's config: served at /config.json and included in the page's head by both servers. */
+const CONFIG_JSON = '{"apiBaseUrl":"https://api.shop.example/","remotes":{}}';
+const configBlock = (json) => `<script type="application/json" id="site-config">${json}</script>`;
 const PAGE =
+  configBlock('<!--# include virtual="/config.json" -->') +
   '<main><!--# config errmsg="" --><!--# include virtual="/_fragments/storefront/prerender/home.html" -->' +
   '<!--# include virtual="/_fragments/dashboard/prerender/dashboard.html" --></main>';
+/** The page as served, with this in its <main>. */
+const served = (main) => `${configBlock(CONFIG_JSON)}<main>${main}</main>`;
 /** What the stand-in dashboard always answers for its fragment. */
 const FRAME = '<nav>Frame</nav>';
 
@@ -50,6 +56,7 @@ function siteDir() {
   const dir = mkdtempSync(path.join(tmpdir(), 'includes-'));
   chmodSync(dir, 0o755); // nginx's workers may run as another user
   writeFileSync(path.join(dir, 'index.html'), PAGE);
+  writeFileSync(path.join(dir, 'config.json'), CONFIG_JSON);
   return dir;
 }
 
@@ -93,26 +100,36 @@ for (const [name, start] of [
       for (const p of ['/', '/index.html', '/blogs', '/purchase/123', '/dashboard']) {
         assert.deepEqual(
           await get(server.url, p),
-          { status: 200, body: `<main><h1>Hero v1</h1>${FRAME}</main>` },
+          { status: 200, body: served(`<h1>Hero v1</h1>${FRAME}`) },
           p,
         );
       }
     });
 
+    test('includes the site’s config, the same bytes as /config.json, even with a remote down', async () => {
+      for (const base of [server.url, down.url]) {
+        const page = (await get(base, '/purchase/123')).body;
+        const block = /<script type="application\/json" id="site-config">([^<]*)<\/script>/.exec(page);
+        assert.ok(block, page);
+        assert.equal(block[1], (await get(base, '/config.json')).body);
+        assert.deepEqual(JSON.parse(block[1]), JSON.parse(CONFIG_JSON));
+      }
+    });
+
     test('serves the storefront’s current fragment (a storefront deploy needs no shell build)', async () => {
       fragment = { status: 200, body: '<h1>Hero v2</h1>' };
-      assert.equal((await get(server.url)).body, `<main><h1>Hero v2</h1>${FRAME}</main>`);
+      assert.equal((await get(server.url)).body, served(`<h1>Hero v2</h1>${FRAME}`));
     });
 
     test('a failing or missing fragment leaves the include empty, never an error page', async () => {
       fragment = { status: 503, body: '<html>upstream error</html>' };
-      assert.deepEqual(await get(server.url), { status: 200, body: `<main>${FRAME}</main>` });
+      assert.deepEqual(await get(server.url), { status: 200, body: served(FRAME) });
       fragment = { status: 404, body: '<html>not found</html>' };
-      assert.deepEqual(await get(server.url), { status: 200, body: `<main>${FRAME}</main>` });
+      assert.deepEqual(await get(server.url), { status: 200, body: served(FRAME) });
     });
 
     test('a storefront that is down leaves its include empty and the page served, the other remote’s included', async () => {
-      assert.deepEqual(await get(down.url), { status: 200, body: `<main>${FRAME}</main>` });
+      assert.deepEqual(await get(down.url), { status: 200, body: served(FRAME) });
     });
 
     test('the fragment path is not served to browsers by the shell', async () => {

@@ -26,9 +26,11 @@ const CONFIG = {
   firebaseAuthEmulatorUrl: 'http://127.0.0.1:9099',
   stripePublishableKey: 'pk_test_x',
 };
-// Like the shell's page: inline styles and a tiny inline script for the first screen.
+// Like the shell's page: inline styles, a tiny inline script for the first screen, and the site's
+// config as a data block (never run, so not allowed as a script).
 const INDEX =
   '<!doctype html><html><head><style id="s">body{margin:0}</style>' +
+  '<script type="application/json" id="site-config"><!--# include virtual="/config.json" --></script>' +
   '<script>document.documentElement.dataset.ok="1"</script></head>' +
   '<body><div id="root"></div><script defer src="/main.0123456789.js"></script></body></html>';
 const SOURCE_MAP = '{"version":3,"sources":["webpack://shell/src/secret-source.tsx"]}';
@@ -96,7 +98,8 @@ test('the policy allows exactly the configured origins, hashed inline code, no f
   assert.ok(directives['script-src'].includes('https://js.stripe.com'));
   assert.ok(directives['frame-src'].includes('https://shop-project.firebaseapp.com'));
   assert.ok(directives['frame-src'].includes('https://js.stripe.com'));
-  // The two inline elements, by the hash a browser computes over their text.
+  // The two inline elements that a browser applies, by the hash it computes over their text; the
+  // data block is not one of them.
   assert.equal(directives['script-src'].filter((s) => s.startsWith("'sha256-")).length, 1);
   assert.equal(directives['style-src'].filter((s) => s.startsWith("'sha256-")).length, 1);
   const sha = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -116,6 +119,25 @@ test('scripts/csp.mjs prints the same policy nginx is given', () => {
     encoding: 'utf8',
   }).trim();
   assert.equal(printed, expectedPolicy);
+});
+
+test('a config.json that could end the page’s data block is refused by both servers', () => {
+  const { dist } = site();
+  const configFile = path.join(dist, '..', 'config.json');
+  for (const bad of ['http://x/</script><script>alert(1)//', 'http://x/<!--']) {
+    const text = JSON.stringify({ ...CONFIG, apiBaseUrl: bad });
+    writeFileSync(configFile, text);
+    // At container start (deploy/csp.envsh runs this): no policy, so no nginx.
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'csp.mjs'), configFile, dist], {
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1, bad);
+    assert.match(run.stderr, /must not contain "<\/script" or "<!--"/);
+    assert.throws(() => createStaticServer({ dir: dist, configJson: text }), /must not contain/);
+  }
+  // The same text with `<` escaped, as JSON allows, is fine.
+  const escaped = JSON.stringify({ ...CONFIG, apiBaseUrl: 'http://x/</script>' }).replace(/</g, '\\u003c');
+  assert.doesNotThrow(() => createStaticServer({ dir: dist, configJson: escaped }));
 });
 
 test('nginx refuses to start when the deployment did not give it a policy', () => {
