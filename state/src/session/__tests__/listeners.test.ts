@@ -1,3 +1,4 @@
+import { clearAllListeners } from '@reduxjs/toolkit';
 import { baseApi } from '../../base-api';
 import { setConfig, type RuntimeConfig } from '../../runtime-config';
 import { makeStore, type AppStore } from '../../store';
@@ -24,6 +25,17 @@ const probeApi = baseApi.injectEndpoints({
   }),
 });
 
+/**
+ * Every store a test makes; their listeners are stopped after it. A signed-in store waits for its
+ * token's renewal (minutes away), and that timer kept Jest from exiting for as long.
+ */
+const stores: AppStore[] = [];
+function newStore(...args: Parameters<typeof makeStore>): AppStore {
+  const store = makeStore(...args);
+  stores.push(store);
+  return store;
+}
+
 let storage: MemoryStorage;
 beforeEach(() => {
   storage = new MemoryStorage();
@@ -31,6 +43,7 @@ beforeEach(() => {
   jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 afterEach(() => {
+  for (const store of stores.splice(0)) store.dispatch(clearAllListeners());
   jest.restoreAllMocks();
   jest.useRealTimers();
 });
@@ -58,7 +71,7 @@ function storeSession(token: string) {
 
 describe('the stored session mirrors the store', () => {
   it('signedIn writes the token and the user; a new name is written too', () => {
-    const store = makeStore();
+    const store = newStore();
     store.dispatch(signedIn({ user: rider, token: 'tok', admin: false }));
     expect(storage.getItem('accessToken')).toBe('tok');
     expect(JSON.parse(storage.getItem('motoparts.sessionUser') ?? 'null')).toEqual(rider);
@@ -71,7 +84,7 @@ describe('the stored session mirrors the store', () => {
   });
 
   it('signedOut clears both keys and leaves the rest of localStorage alone', () => {
-    const store = makeStore();
+    const store = newStore();
     store.dispatch(signedIn({ user: rider, token: 'tok', admin: false }));
     storage.setItem('other', 'kept');
     store.dispatch(signedOut());
@@ -82,7 +95,7 @@ describe('the stored session mirrors the store', () => {
 
   it('a session that could not be checked stays stored for the next visit', () => {
     storeSession('expired');
-    makeStore().dispatch(restoreFailed());
+    newStore().dispatch(restoreFailed());
     expect(storage.getItem('accessToken')).toBe('expired');
     expect(storage.getItem('motoparts.sessionUser')).not.toBeNull();
   });
@@ -93,7 +106,7 @@ describe('restoreRequested (start-up)', () => {
     const token = jwt({ email: rider.email, admin: true, exp: Date.now() / 1000 + 600 });
     storeSession(token);
     const load = jest.fn(async () => fakeModule());
-    const store = makeStore({ loadSessionModule: load });
+    const store = newStore({ loadSessionModule: load });
     store.dispatch(restoreRequested());
     // Synchronously: the first render already shows the signed-in top bar.
     expect(selectAuth(store.getState())).toEqual({ status: 'signedIn', user: rider, token, admin: true });
@@ -103,7 +116,7 @@ describe('restoreRequested (start-up)', () => {
 
   it('with nothing stored, is signed out without loading the auth remote', () => {
     const load = jest.fn(async () => fakeModule());
-    const store = makeStore({ loadSessionModule: load });
+    const store = newStore({ loadSessionModule: load });
     store.dispatch(restoreRequested());
     expect(selectAuthStatus(store.getState())).toBe('signedOut');
     expect(load).not.toHaveBeenCalled();
@@ -116,7 +129,7 @@ describe('restoreRequested (start-up)', () => {
         host.dispatch(signedIn({ user: rider, token: 'renewed', admin: false }));
       }),
     });
-    const store = makeStore({ loadSessionModule: async () => session });
+    const store = newStore({ loadSessionModule: async () => session });
     store.dispatch(restoreRequested());
     expect(selectAuthStatus(store.getState())).toBe('loading');
     await settle();
@@ -131,7 +144,7 @@ describe('restoreRequested (start-up)', () => {
   ])('when %s, goes on signed out but keeps the remembered user', async (_case, load) => {
     const expired = jwt({ email: rider.email, exp: 1 });
     storeSession(expired);
-    const store = makeStore({ loadSessionModule: load });
+    const store = newStore({ loadSessionModule: load });
     store.dispatch(restoreRequested());
     await settle();
     expect(selectAuthStatus(store.getState())).toBe('signedOut');
@@ -157,7 +170,7 @@ describe('startingSession (the frame before the store loads)', () => {
     arrange();
     const expected = startingSession();
     expect(expected.status).toBe(status);
-    const store = makeStore({ loadSessionModule: () => new Promise<SessionModule>(() => undefined) });
+    const store = newStore({ loadSessionModule: () => new Promise<SessionModule>(() => undefined) });
     store.dispatch(restoreRequested());
     expect(selectAuth(store.getState())).toEqual(expected);
   });
@@ -165,7 +178,7 @@ describe('startingSession (the frame before the store loads)', () => {
 
 describe('signOutRequested', () => {
   function signedInStore(loadSessionModule?: () => Promise<SessionModule>) {
-    const store = makeStore({ loadSessionModule });
+    const store = newStore({ loadSessionModule });
     store.dispatch(signedIn({ user: rider, token: 'tok', admin: false }));
     // Something cached for this visitor, which must not outlive the session.
     store.dispatch(probeApi.util.upsertQueryData('probe', '/orders', { ok: true }));
@@ -237,7 +250,7 @@ describe('token renewal', () => {
         return token;
       }),
     });
-    const store = makeStore({ loadSessionModule: async () => session });
+    const store = newStore({ loadSessionModule: async () => session });
     store.dispatch(signedIn({ user: rider, token: tokenFor(15), admin: false }));
 
     await jest.advanceTimersByTimeAsync(13 * 60_000 - 1);
@@ -269,7 +282,7 @@ describe('token renewal', () => {
       });
     });
     jest.spyOn(globalThis, 'fetch').mockImplementation(fetchMock as typeof fetch);
-    const store = makeStore({ loadSessionModule: async () => session });
+    const store = newStore({ loadSessionModule: async () => session });
     store.dispatch(signedIn({ user: rider, token: 'old', admin: false }));
 
     const [a, b] = await Promise.all([
@@ -297,7 +310,7 @@ describe('token renewal', () => {
         async () => new Response('{}', { status, headers: { 'content-type': 'application/json' } }),
       );
     const session = fakeModule();
-    const store = makeStore({ loadSessionModule: async () => session });
+    const store = newStore({ loadSessionModule: async () => session });
     store.dispatch(signedIn({ user: rider, token: 'old', admin: false }));
     await request(store);
     expect(session.renewSession).toHaveBeenCalledTimes(status === 401 ? 1 : 0);
@@ -312,7 +325,7 @@ describe('token renewal', () => {
       .mockImplementation(
         async () => new Response('{}', { status: 403, headers: { 'content-type': 'application/json' } }),
       );
-    const store = makeStore();
+    const store = newStore();
     store.dispatch(signedIn({ user: rider, token: 'tok', admin: false }));
     await store.dispatch(probeApi.endpoints.probe.initiate('/admin-only'));
     expect(selectAuthStatus(store.getState())).toBe('signedIn');
