@@ -5,9 +5,9 @@
 // nginx-style server-side includes in HTML (`<!--# include virtual="/prefix/…" -->`, resolved
 // against another server with --include /prefix/=http://host:port/; stylesheets under such a
 // prefix are passed through to browsers, the fragments themselves are not; /config.json is
-// this server's own), and the security
-// headers of scripts/csp.mjs (a Content-Security-Policy from config.json, nosniff, referrer
-// policy), as deploy/nginx.conf does. Source maps are never served.
+// this server's own), and the security headers of scripts/csp.mjs (a Content-Security-Policy
+// from config.json, nosniff, referrer policy), as deploy/nginx.conf does. Source maps are never
+// served.
 // Usage: node scripts/serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa]
 //          [--include /prefix/=<origin>/ ...]
 import { createServer } from 'node:http';

@@ -150,11 +150,8 @@ test('React renders exactly the prerendered hero markup, which stays until the p
 });
 
 /**
- * A signed-in visitor's cold /purchase/:id: the storefront's prerendered top of the part column
- * (photo, category, name) is in the HTML, hidden, and the shell's inline script fills it with the
- * part (fetched as soon as the config names the API), so the name, that page's largest paint,
- * does not wait for the site's code. Without a session, or for a part the API does not have, it
- * stays hidden.
+ * The shell's server includes /config.json in the page's head (a JSON data block): the inline
+ * script and the app read it there, and fetch it only where no server filled the block.
  */
 test.describe('the site’s config in the page', () => {
   /** Counts the page's requests for /config.json. */
@@ -210,6 +207,13 @@ test.describe('the site’s config in the page', () => {
   });
 });
 
+/**
+ * A signed-in visitor's cold /purchase/:id: the storefront's prerendered top of the part column
+ * (photo, category, name) is in the HTML, hidden, and the shell's inline script fills it with the
+ * part (fetched as soon as the config names the API), so the name, that page's largest paint,
+ * does not wait for the site's code. Without a session, or for a part the API does not have, it
+ * stays hidden.
+ */
 test.describe('the purchase page’s part before the page’s code', () => {
   let part: Part;
   test.beforeAll(async () => {
