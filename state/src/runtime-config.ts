@@ -39,8 +39,9 @@ export function getConfig(): RuntimeConfig {
 }
 
 /**
- * The name under which the shell's inline first-screen script leaves its request for
- * `/config.json`, started before any bundle (shell/src/first-screen/first-screen.tsx).
+ * The name under which the shell's inline first-screen script leaves the site's config, before
+ * any bundle runs: the copy the server included in the page, or its request for `/config.json`
+ * where there is none (shell/src/first-screen/first-screen.tsx).
  */
 export const EARLY_CONFIG_KEY = '__motopartsConfig' as const;
 
@@ -51,8 +52,9 @@ async function fetchConfig(url: string): Promise<RuntimeConfig> {
 }
 
 /**
- * Loads `/config.json` relative to the page (no-cache on the server side too), taking over the
- * request the page's inline script already started, if it did (and asking again if that failed).
+ * Loads `/config.json` relative to the page (no-cache on the server side too), taking over what
+ * the page's inline script left, if it did: the page's own copy or the request it already started
+ * (asking again if that failed).
  */
 export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   const holder = globalThis as { __motopartsConfig?: Promise<RuntimeConfig> };
