@@ -34,6 +34,8 @@ const headersOf = (res: Res) => {
   return h;
 };
 
+const qtyIn = (entry: { body: Buffer }) => (JSON.parse(entry.body.toString()) as Part).availableQty;
+
 describe('catalogue cache', () => {
   it('serves repeat reads from memory with the same body and headers (a write behind its back is not seen)', async () => {
     const id = await insertPart({ availableQty: 1000 });
@@ -294,14 +296,13 @@ describe('cache keys are canonical', () => {
 });
 
 describe('one catalogue per app', () => {
-  const qtyIn = (entry: { body: Buffer }) => (JSON.parse(entry.body.toString()) as Part).availableQty;
-
   it('keeps its own answers, and every write reaches each app’s catalogue', async () => {
     const a = new PartCatalogue({ ttlMs: Infinity });
     const b = new PartCatalogue({ ttlMs: Infinity });
     const id = await insertPart({ availableQty: 10 });
     expect(qtyIn(await a.partAnswer(id))).toBe(10);
-    expect([a.size, b.size]).toEqual([1, 0]);
+    expect(a.peekPart(id)).toBeDefined();
+    expect(b.peekPart(id)).toBeUndefined();
     expect(qtyIn(await b.partAnswer(id))).toBe(10);
     await PartModel.updateOne({ _id: id }, { $inc: { availableQty: 5 } });
     expect(qtyIn(await a.partAnswer(id))).toBe(15);
@@ -323,6 +324,48 @@ describe('one catalogue per app', () => {
     expect(qtyIn(await catalogue.partAnswer(id))).toBe(10);
     now = 1000;
     expect(qtyIn(await catalogue.partAnswer(id))).toBe(3);
+  });
+});
+
+describe('a part’s own answer', () => {
+  it('is made for every part at warm-up and not pushed out by the list pages kept after it', async () => {
+    const catalogue = new PartCatalogue({ ttlMs: Infinity });
+    const id = await insertPart({ availableQty: 10 });
+    await catalogue.warm();
+    const kept = catalogue.peekPart(id);
+    expect(kept).toBeDefined();
+    // More distinct searches than the list pages' cache holds entries: the oldest of those go,
+    // the parts' answers stay (shoppers browse pages, then open parts).
+    for (let i = 0; i <= 15_000; i++) {
+      await catalogue.listAnswer(partListQuerySchema.parse({ q: `no such part ${i}` }));
+    }
+    expect(catalogue.size).toBeLessThanOrEqual(15_000);
+    expect(catalogue.peekPart(id)).toBe(kept);
+    expect(catalogue.peekPart(id.toUpperCase())).toBe(kept);
+  });
+
+  it('is not kept when the part changed while it was being made, and goes when the part changes', async () => {
+    const catalogue = new PartCatalogue({ ttlMs: Infinity });
+    const id = await insertPart({ availableQty: 10 });
+    const other = await insertPart({ availableQty: 20 });
+    await catalogue.warm();
+    catalogue.invalidate({ ids: [id] }); // as the write feed does after a stock change
+    expect(catalogue.peekPart(id)).toBeUndefined();
+    expect(catalogue.peekPart(other)).toBeDefined(); // only the changed part's answer goes
+    expect(qtyIn(await catalogue.partAnswer(id))).toBe(10); // re-read, and kept again
+    expect(catalogue.peekPart(id)).toBeDefined();
+    // A write lands after a caller's snapshot was found current but before its answer is made:
+    // that caller arrived before the write and may get the part as it was; the answer is not kept.
+    await PartModel.collection.updateOne(
+      { _id: new PartModel.base.Types.ObjectId(id) },
+      { $inc: { availableQty: 1 } },
+    );
+    const answering = catalogue.partAnswer(id); // finds the snapshot current, answers a tick later
+    catalogue.invalidate({ ids: [id] }); // the write's hook, in between
+    expect(qtyIn(await answering)).toBe(10);
+    expect(catalogue.peekPart(id)).toBeUndefined();
+    expect(qtyIn(await catalogue.partAnswer(id))).toBe(11);
+    expect(catalogue.peekPart(id)).toBeDefined();
   });
 });
 

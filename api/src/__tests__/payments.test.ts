@@ -16,8 +16,13 @@ const adminEmail = uniqueEmail('admin');
 const stripe = new Stripe('sk_test_123');
 
 beforeAll(async () => {
-  // One customer places many orders here; the per-customer cap has its own tests (order-rules).
-  t = await startTestApp('payments', { ADMIN_EMAILS: adminEmail, MAX_OPEN_ORDERS: '0' });
+  // One customer places many orders here (eleven in a few seconds); the per-customer cap and the
+  // order rate limit have their own tests (order-rules, rate-limits), so neither applies here.
+  t = await startTestApp('payments', {
+    ADMIN_EMAILS: adminEmail,
+    MAX_OPEN_ORDERS: '0',
+    RATE_LIMIT_ORDER: '0/60',
+  });
   ({ customer, other, admin } = await cast(t.base, adminEmail));
 });
 afterAll(() => t.close());

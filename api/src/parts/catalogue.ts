@@ -1,6 +1,6 @@
 import type { Part, PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
-import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
+import { CatalogCache, taggedJson, type CachedJson } from '../lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from '../lib/env';
 import { keptPageOf } from '../lib/paging';
 import type { WriteScope } from '../lib/write-feed';
@@ -38,13 +38,21 @@ import {
  */
 const MAX_PARTS = 50_000;
 
-// The whole 10,000-part catalogue is ~3 MB of JSON, so 24 MB holds every default page in several
-// sort orders and every part's own answer (shoppers open any of the 10,000, so the entries cover
-// them all and the hot lists besides); the caps keep RSS bounded whatever `?q` values clients send.
+// The list pages' answers (a part's own answer is kept on its snapshot entry, below): the whole
+// 10,000-part catalogue is ~3 MB of JSON, so 24 MB holds every default page in several sort orders
+// and the hot searches besides; the caps keep RSS bounded whatever `?q` values clients send.
 const ANSWER_LIMITS = { maxBytes: 24 * 1024 * 1024, maxEntries: 15_000 };
 
 interface Entry extends SortFields {
   part: Part;
+  /**
+   * GET /parts/:id's answer, made from `part` the first time it is asked for (or at warm-up) and
+   * dropped whenever the part changes. Kept here rather than among the list pages' answers: there
+   * it competed for their room, and the pages a shopper browses pushed out the parts he then opens
+   * (a bench/api profile of random `/parts/:id` reads found part of them re-made every time). So
+   * every part of the snapshot can have its answer, as many as the catalogue has parts.
+   */
+  answer: CachedJson | undefined;
 }
 
 interface Snapshot {
@@ -63,7 +71,13 @@ const SORT_KEYS: SortKey[] = ['_id', 'name', '-name', 'price', '-price', 'newest
 
 function entryOf(doc: PartDoc): Entry {
   const part = toPart(doc);
-  return { part, _id: part._id, nameKey: Buffer.from(doc.name), priceCents: doc.priceCents };
+  return {
+    part,
+    _id: part._id,
+    nameKey: Buffer.from(doc.name),
+    priceCents: doc.priceCents,
+    answer: undefined,
+  };
 }
 
 /**
@@ -99,6 +113,14 @@ export class PartCatalogue extends CatalogCache {
       this.snapshot = undefined;
       this.loading = undefined; // a scan that began before this write must not become current
       this.tooBig = false;
+      return;
+    }
+    // The changed parts' own answers go now; the entries are re-read before the next answer.
+    const snap = this.snapshot;
+    if (!snap) return;
+    for (const id of scope.ids) {
+      const entry = snap.byId.get(id.toLowerCase());
+      if (entry) entry.answer = undefined;
     }
   }
 
@@ -112,11 +134,7 @@ export class PartCatalogue extends CatalogCache {
     for (const key of SORT_KEYS) this.sortedBy(snap, key);
     // And every part's own answer (≈ 0.1 s at 10,000): shoppers open any of them, and the first
     // visitor of each would otherwise pay for its serialization and ETag.
-    let room = ANSWER_LIMITS.maxEntries / 2;
-    for (const id of snap.byId.keys()) {
-      if (room-- <= 0) break;
-      await this.partAnswer(id);
-    }
+    for (const id of snap.byId.keys()) this.answerFrom(snap, id);
   }
 
   /** GET /parts: the page's body, ETag and total (X-Total-Count). */
@@ -163,20 +181,41 @@ export class PartCatalogue extends CatalogCache {
   /** GET /parts/:id's answer if it is cached now (any case of the id); never loads. */
   peekPart(id: string): CachedJson | undefined {
     this.expireSnapshot();
-    return this.peek(`part:${id.toLowerCase()}`);
+    const key = id.toLowerCase();
+    if (this.snapshot) return this.snapshot.byId.get(key)?.answer;
+    return this.peek(`part:${key}`);
   }
 
   /** GET /parts/:id: the part's body and ETag (404 when there is no such part). */
-  partAnswer(id: string): Promise<CachedJson> {
+  async partAnswer(id: string): Promise<CachedJson> {
     const key = id.toLowerCase();
     this.expireSnapshot();
-    return this.get(`part:${key}`, async () => {
-      const { value, readAt } = await this.read(
-        (snap) => this.partOf(snap, key),
-        () => getPart(key),
-      );
-      return { value, ids: [key], readAt };
-    });
+    const snap = await this.current();
+    if (snap) return this.answerFrom(snap, key);
+    // No snapshot (the cache off, or a catalogue past MAX_PARTS): the database, answers still kept.
+    return this.get(`part:${key}`, async () => ({ value: await getPart(key), ids: [key] }));
+  }
+
+  /**
+   * A part's answer from a snapshot that is current for this request, kept on its entry unless
+   * the part changed since the snapshot read it (a write whose hook ran after `current()` looked:
+   * this request arrived before it and may see the part as it was, later ones must not).
+   */
+  private answerFrom(snap: Snapshot, key: string): CachedJson {
+    const entry = snap.byId.get(key);
+    if (!entry) throw AppError.notFound('Part');
+    if (entry.answer) return entry.answer;
+    const answer: CachedJson = {
+      ...taggedJson(entry.part),
+      total: 0,
+      ids: [key],
+      anyPart: false,
+      readAt: snap.loadedAt,
+    };
+    const touched = this.touchedAt.get(key);
+    const unchanged = touched === undefined || touched <= (snap.seen.get(key) ?? snap.asOf);
+    if (this.snapshot === snap && unchanged) entry.answer = answer;
+    return answer;
   }
 
   /** One page of the list (uncached answer; the tests compare it with the database query). */
@@ -205,12 +244,6 @@ export class PartCatalogue extends CatalogCache {
     const found = matches ? sorted.filter((e) => matches(e.part)) : sorted;
     const start = (query.page - 1) * query.limit;
     return { items: found.slice(start, start + query.limit).map((e) => e.part), total: found.length };
-  }
-
-  private partOf(snap: Snapshot, id: string): Part {
-    const entry = snap.byId.get(id);
-    if (!entry) throw AppError.notFound('Part');
-    return entry.part;
   }
 
   private sortedBy(snap: Snapshot, key: SortKey): Entry[] {
@@ -312,6 +345,7 @@ export class PartCatalogue extends CatalogCache {
       }
       // Same position in every order: update in place (the sorted arrays share the entry).
       old.part = toPart(doc);
+      old.answer = undefined;
       snap.seen.set(id, startedAt);
     }
     this.prune();
