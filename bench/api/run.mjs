@@ -364,7 +364,7 @@ try {
   /**
    * A cached read against the bare router sending the same bytes to the same requests, in
    * BENCH_PAIRS alternating rounds (baseline, then the API, each round): a single pair moved with
-   * whatever else the two cores were doing in those ten seconds (0.6 to 1.1 for one row in one hour).
+   * whatever else the two cores were doing in those ten seconds (0.67 to 0.96 for one row in one hour).
    * The row is the rounds' mean, its p99 their worst; each round's own ratio is printed too.
    */
   const cachedRow = async (name, request) => {
