@@ -60,7 +60,8 @@ export function taggedJson(value: unknown): { body: Buffer; etag: string } {
   return { body, etag: tagOf(body) };
 }
 
-function build(loaded: Loaded, now: number): CachedJson {
+/** A loaded value as a cached answer: its body, ETag and bookkeeping. */
+export function build(loaded: Loaded, now: number): CachedJson {
   return {
     ...taggedJson(loaded.value),
     total: loaded.total ?? 0,

@@ -1,6 +1,6 @@
 import type { Part, PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
-import { CatalogCache, taggedJson, type CachedJson } from '../lib/catalog-cache';
+import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from '../lib/env';
 import { keptPageOf } from '../lib/paging';
 import type { WriteScope } from '../lib/write-feed';
@@ -65,6 +65,11 @@ interface Snapshot {
   /** Parts re-read since: id → generation when that read began. */
   seen: Map<string, number>;
   refreshing?: Promise<void>;
+}
+
+/** Whether the change of part `id` at generation `gen` came after the snapshot last read it. */
+function changedSinceRead(snap: Snapshot, id: string, gen: number): boolean {
+  return gen > (snap.seen.get(id) ?? snap.asOf);
 }
 
 const SORT_KEYS: SortKey[] = ['_id', 'name', '-name', 'price', '-price', 'newest'];
@@ -205,16 +210,11 @@ export class PartCatalogue extends CatalogCache {
     const entry = snap.byId.get(key);
     if (!entry) throw AppError.notFound('Part');
     if (entry.answer) return entry.answer;
-    const answer: CachedJson = {
-      ...taggedJson(entry.part),
-      total: 0,
-      ids: [key],
-      anyPart: false,
-      readAt: snap.loadedAt,
-    };
+    const answer = build({ value: entry.part, ids: [key], readAt: snap.loadedAt }, this.opts.now());
     const touched = this.touchedAt.get(key);
-    const unchanged = touched === undefined || touched <= (snap.seen.get(key) ?? snap.asOf);
-    if (this.snapshot === snap && unchanged) entry.answer = answer;
+    if (this.snapshot === snap && (touched === undefined || !changedSinceRead(snap, key, touched))) {
+      entry.answer = answer;
+    }
     return answer;
   }
 
@@ -295,7 +295,7 @@ export class PartCatalogue extends CatalogCache {
   private staleIds(snap: Snapshot, upTo: number): string[] {
     const ids: string[] = [];
     for (const [id, gen] of this.touchedAt) {
-      if (gen <= upTo && gen > (snap.seen.get(id) ?? snap.asOf)) ids.push(id);
+      if (gen <= upTo && changedSinceRead(snap, id, gen)) ids.push(id);
     }
     return ids;
   }
@@ -354,7 +354,7 @@ export class PartCatalogue extends CatalogCache {
   /** A change the snapshot has not re-read yet (or that a running scan may have missed) is kept. */
   protected override stillNeeded(id: string, gen: number): boolean {
     const snap = this.snapshot;
-    if (snap) return gen > (snap.seen.get(id) ?? snap.asOf);
+    if (snap) return changedSinceRead(snap, id, gen);
     return this.loading !== undefined && gen > this.loading.since;
   }
 

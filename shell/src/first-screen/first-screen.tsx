@@ -55,9 +55,10 @@ export default function firstScreen(): { head: string; root: string } {
   const homeRoute = `^(?:${homePaths.join('|')})\\/?$`;
   // Each route's remote, so the page can preload that remote's entry (and fetch /config.json,
   // where the server did not include it) while the shell's own bundles still load and compile
-  // (the shell asks for them only after running them). Not on the home routes: their largest paint is the prerendered hero, and work around
-  // that first paint only delays it (measured in bench/web). A route that declares a part
-  // (RemoteRoute.prefetch) also names which capture group holds the part's id.
+  // (the shell asks for them only after running them). Not on the home routes: their largest
+  // paint is the prerendered hero, and work around that first paint only delays it (measured in
+  // bench/web). A route that declares a part (RemoteRoute.prefetch) also names which capture
+  // group holds the part's id.
   const remoteRoutes = PAGES.filter((p) => !(p.remote === 'storefront' && p.module === 'HomePage'))
     .map(
       (p) =>
