@@ -1,6 +1,7 @@
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import type { Order } from '@motoparts/contracts';
 import { OrderKeyModel, OrderModel, OrderReleaseModel, type OrderDoc } from '../orders/model';
+import { PartCatalogue } from '../parts/catalogue';
 import { PartModel } from '../parts/model';
 import { UserModel } from '../users/model';
 import { withOrderKey } from '../orders/keys';
@@ -256,4 +257,34 @@ it('an Idempotency-Key whose first attempt died and was barred places the order 
   });
   expect(replay.body._id).toBe(res.body._id);
   expect(await stockOf(part)).toBe(900);
+});
+
+it('the journal clean-up pulls the markers of many parts in one command and leaves their answers kept', async () => {
+  const parts = await Promise.all([1, 2, 3].map(() => insertPart({ availableQty: 1000 })));
+  const catalogue = new PartCatalogue({ ttlMs: Infinity });
+  await catalogue.warm();
+  for (const part of parts) await placeOrder(caller, { partsId: part, qty: 100 }, rules());
+  for (const part of parts) expect(await journalOf(part)).toHaveLength(1);
+  // The orders changed the stock: each part's answer is made again, then kept.
+  for (const part of parts)
+    expect(JSON.parse((await catalogue.partAnswer(part)).body.toString())).toMatchObject({
+      availableQty: 900,
+    });
+  const kept = parts.map((part) => catalogue.peekPart(part));
+  expect(kept.every(Boolean)).toBe(true);
+
+  const commands: string[] = [];
+  mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
+  try {
+    await flushJournal();
+  } finally {
+    mongoose.set('debug', false);
+  }
+  expect(commands).toEqual(['parts.bulkWrite']);
+  for (const part of parts) {
+    expect(await journalOf(part)).toEqual([]);
+    expect(await stockOf(part)).toBe(900);
+  }
+  // A journal is in no answer: the clean-up drops none.
+  parts.forEach((part, i) => expect(catalogue.peekPart(part)).toBe(kept[i]));
 });

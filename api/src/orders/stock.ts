@@ -1,4 +1,4 @@
-import { Types } from 'mongoose';
+import { Types, type mongo } from 'mongoose';
 import type { Logger } from '../lib/logger';
 import { PartModel, type PartDoc } from '../parts/model';
 import { OpenOrdersModel, OrderModel, OrderReleaseModel, type OrderDoc } from './model';
@@ -48,6 +48,8 @@ function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } |
 // ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
 
 const redundant = new Map<string, Set<string>>();
+/** Parts per clean-up command (a few hundred orders' markers; well under the 16 MB message limit). */
+const FLUSH_BATCH = 500;
 let flushing: Promise<void> | undefined;
 
 /** Queues journal entries that are no longer needed (their order's hold moved past the step). */
@@ -57,18 +59,38 @@ export function forgetMarks(partId: string, marks: string[]): void {
   for (const m of marks) set.add(m);
 }
 
-/** Pulls the queued entries: one `$pull` per part (exact `_id`), whatever the number of orders. */
+/** The parts collection as the journal clean-up writes it: through the driver, no Mongoose hooks. */
+type JournalDoc = { _id: Types.ObjectId; journal?: string[] };
+const journals = () => PartModel.collection as unknown as mongo.Collection<JournalDoc>;
+
+/**
+ * Pulls the queued entries: one `$pullAll` per part (exact `_id`), all parts' in one command.
+ * Orders of different parts were one update command each, so random orders paid a third command
+ * per order. A journal is in no answer, so no catalogue is told (and a driver bulk write reaches no
+ * Mongoose hook, which would count it as a change to every part).
+ */
 export async function flushJournal(): Promise<void> {
   if (flushing) return flushing;
   flushing = (async () => {
     while (redundant.size > 0) {
-      const [partId, marks] = redundant.entries().next().value as [string, Set<string>];
-      redundant.delete(partId);
+      const batch = [...redundant].slice(0, FLUSH_BATCH);
+      for (const [partId] of batch) redundant.delete(partId);
       try {
-        await PartModel.updateOne({ _id: partId }, { $pullAll: { journal: [...marks] } });
+        // A part's `_id` is an ObjectId (the driver does not cast as the model would); an id that
+        // is not one names no part, so there is nothing to pull.
+        const pulls: mongo.AnyBulkWriteOperation<JournalDoc>[] = batch
+          .filter(([partId]) => Types.ObjectId.isValid(partId))
+          .map(([partId, marks]) => ({
+            updateOne: {
+              filter: { _id: new Types.ObjectId(partId) },
+              update: { $pullAll: { journal: [...marks] } },
+            },
+          }));
+        if (pulls.length > 0) await journals().bulkWrite(pulls, { ordered: false });
       } catch (err) {
-        // Put them back for the next flush (or the recovery pass finds them after a restart).
-        forgetMarks(partId, [...marks]);
+        // Put them all back for the next flush (pulling again is harmless; the recovery pass finds
+        // them after a restart).
+        for (const [partId, marks] of batch) forgetMarks(partId, [...marks]);
         throw err;
       }
     }

@@ -1,7 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { isListed, OrderModel, orderChanges, type OrderChange, type OrderDoc, type OrderRow } from './model';
 
-/** Newest first, `_id` descending on ties: the order of GET /orders (`{createdAt: -1, _id: -1}`). */
+/**
+ * An order's place in the list. GET /orders reads newest first, `_id` descending on ties
+ * (`{createdAt: -1, _id: -1}`); the list is kept the other way round, oldest first, so a new order
+ * goes on the end instead of moving 50,000 entries along.
+ */
 interface Entry {
   /** `createdAt` in ms (0 without one, which MongoDB also sorts last). */
   t: number;
@@ -56,7 +60,8 @@ function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
   return row;
 }
 
-const before = (a: Entry, b: Entry) => a.t > b.t || (a.t === b.t && a.id > b.id);
+/** Whether `a` is listed after `b` (GET /orders's order), so comes before it in `entries`. */
+const older = (a: Entry, b: Entry) => a.t < b.t || (a.t === b.t && a.id < b.id);
 const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getTime() : 0);
 
 /**
@@ -74,6 +79,7 @@ const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getT
  * restart; an order whose row is not kept and that is found missing or hidden is dropped at once.
  */
 export class OrderTimeline {
+  /** Oldest first (see Entry). */
   private entries: Entry[] | null = null;
   private times = new Map<string, number>();
   /**
@@ -158,7 +164,7 @@ export class OrderTimeline {
     let hi = entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (before(entries[mid] as Entry, entry)) lo = mid + 1;
+      if (older(entries[mid] as Entry, entry)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -240,7 +246,7 @@ export class OrderTimeline {
       this.reads.delete(read);
       this.loading = undefined;
     }
-    entries.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    entries.sort((a, b) => (older(a, b) ? -1 : older(b, a) ? 1 : 0));
     // Writes during the pass are replayed on what it read (each change says what it did, and
     // applying one the pass already saw changes nothing), so a busy shop still gets its list;
     // only a change the hooks could not narrow down leaves it to the next read.
@@ -269,7 +275,11 @@ export class OrderTimeline {
     // A few rounds at most: each drops what it found gone; a last short page is still correct.
     for (let round = 0; ; round++) {
       const entries = await this.sorted();
-      const ids = entries.slice((page - 1) * limit, page * limit).map((e) => e.id);
+      // Newest first: the i-th listed order is the i-th from the end.
+      const ids: string[] = [];
+      for (let i = (page - 1) * limit; i < Math.min(page * limit, entries.length); i++) {
+        ids.push((entries[entries.length - 1 - i] as Entry).id);
+      }
       const found = new Map<string, OrderRow>();
       const missing: string[] = [];
       for (const id of ids) {
