@@ -4,8 +4,8 @@
 // `git archive` into a temp dir and measured in the same run against the same FerretDB process
 // (one database each). Rounds alternate baseline / current so machine noise hits both alike.
 //   npx tsc -b api && node bench/api/orders.mjs   (BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_BASELINE_REF=…)
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
+import { buildBaseline } from './baseline.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -27,26 +28,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = 10;
 const baselineRef = process.env.BENCH_BASELINE_REF ?? '90169b4';
-
-/** The baseline API, compiled from `git archive` (no stash, no checkout of this worktree). */
-function buildBaseline(dir) {
-  const tar = execFileSync('git', ['archive', baselineRef, 'api', 'contracts', 'tsconfig.base.json'], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  // Its own node_modules: every installed package, except that @motoparts/contracts is the baseline's.
-  const nm = path.join(dir, 'node_modules');
-  mkdirSync(path.join(nm, '@motoparts'), { recursive: true });
-  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
-    if (entry === '@motoparts' || entry.startsWith('.')) continue;
-    symlinkSync(path.join(root, 'node_modules', entry), path.join(nm, entry));
-  }
-  symlinkSync(path.join(dir, 'contracts'), path.join(nm, '@motoparts', 'contracts'));
-  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'api'], { cwd: dir, stdio: 'inherit' });
-  return path.join(dir, 'api/dist/server.js');
-}
 
 ensureTools();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-'));
@@ -63,7 +44,7 @@ const baseEnv = {
   RATE_LIMIT_ORDER: '0/60',
   LOG_LEVEL: 'warn',
 };
-const baselineServer = buildBaseline(path.join(tmp, 'baseline'));
+const baselineServer = buildBaseline(baselineRef, path.join(tmp, 'baseline'));
 const currentServer = path.join(root, 'api/dist/server.js');
 
 const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));

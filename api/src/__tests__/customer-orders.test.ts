@@ -1,17 +1,18 @@
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import type { Order } from '@motoparts/contracts';
-import { CustomerOrdersModel, DataChangeModel, OrderModel } from '../orders/model';
-import { listOrdersOf, noteCustomerOrders, orderRules, placeOrder, type OrderRules } from '../orders/service';
-import { releaseOrder } from '../orders/stock';
+import { OrderModel } from '../orders/model';
+import { listOrdersOf, orderRules, placeOrder, type OrderRules } from '../orders/service';
+import { releaseOrder, takeStock } from '../orders/stock';
+import { OrderTimeline, orderTimeline } from '../orders/timeline';
 import { UserModel } from '../users/model';
 import type { Caller } from '../http/context';
 import { account, uniqueEmail } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { got } from './support/faults';
 
-// My Order on the embedded FerretDB reads each customer's list of order ids and then each order
-// by `_id`, instead of a filter on `uid` that reads every order. It must answer exactly what the
-// query answers: the same orders, order, pages and totals.
+// My Order on the embedded FerretDB takes each customer's order ids from the in-memory timeline and
+// their rows from it or by `_id`, instead of a filter on `uid` that reads every order. It must
+// answer exactly what the query answers: the same orders, order, pages and totals.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const withLists = (on: boolean): OrderRules => ({ ...orderRules(t.env), customerLists: on });
+const withLists = (on: boolean): OrderRules => ({ ...orderRules(t.env), timeline: on });
 
 /** An order written straight to the database, as a seed or an earlier version would have. */
 async function insertOrder(uid: string, fields: Record<string, unknown> = {}): Promise<string> {
@@ -68,13 +69,38 @@ it('lists the same orders, newest first, with the same pages and totals as the u
 
   const fromQuery = await everyPage(uid, withLists(false), 3);
   expect(fromQuery[0]?.total).toBe(11);
-  // Inserted behind the API's back: the once-per-database fill puts them in the list.
-  await DataChangeModel.deleteMany({});
+  // Inserted behind the API's back: the timeline's next read of the orders (hourly, or at a
+  // restart) lists them.
+  await orderTimeline().refresh();
   expect(await everyPage(uid, withLists(true), 3)).toEqual(fromQuery);
-  expect(await DataChangeModel.exists({ _id: 'customer-order-lists' })).toBeTruthy();
 });
 
-it('an order placed through the service is listed at once; a cancelled one is not, and an id without an order never is', async () => {
+it('a customer’s orders whose rows are not kept are read by `_id`, and a change behind the API’s back settles there', async () => {
+  const uid = `unkept-${Date.now()}`;
+  const heir = `${uid}-heir`;
+  const ids = [await insertOrder(uid), await insertOrder(uid), await insertOrder(uid)];
+  // A timeline that keeps one row (the last one read: this order of someone else's).
+  await insertOrder(`${uid}-last`);
+  const timeline = new OrderTimeline({ maxRows: 1 });
+  await timeline.refresh();
+  const idsOf = async (who: string) => (await timeline.ordersOf(who)).map((row) => String(row._id));
+  const fromQuery = async (who: string) =>
+    (await listOrdersOf(who, 1, 20, withLists(false))).items.map((o) => o._id);
+  expect(await idsOf(uid)).toEqual(await fromQuery(uid));
+  expect(await idsOf(uid)).toHaveLength(3);
+  const total = (await timeline.page(1, 1)).total;
+
+  // Given to someone else, and hidden, by writes no hook saw.
+  await OrderModel.collection.updateOne({ _id: new Types.ObjectId(ids[0]) }, { $set: { uid: heir } });
+  await OrderModel.collection.updateOne({ _id: new Types.ObjectId(ids[1]) }, { $set: { hold: 'void' } });
+  expect(await idsOf(uid)).toEqual(await fromQuery(uid));
+  expect(await idsOf(uid)).toEqual([ids[2]]);
+  // The first was filed under its owner, the second left the list.
+  expect(await idsOf(heir)).toEqual([ids[0]]);
+  expect((await timeline.page(1, 1)).total).toBe(total - 1);
+});
+
+it('an order placed through the service is listed at once; a cancelled one is not, nor a placement that died before its order', async () => {
   const buyer = await account(t.base, uniqueEmail('lists'), 'Lisa Lists');
   const user = got(await UserModel.findOne({ email: buyer.email }).lean());
   const caller: Caller = { uid: user._id, email: buyer.email, name: 'Lisa Lists', admin: false };
@@ -84,20 +110,14 @@ it('an order placed through the service is listed at once; a cancelled one is no
   const kept = await placeOrder(caller, { partsId: part, qty: 100 }, rules);
   const cancelled = await placeOrder(caller, { partsId: part, qty: 100 }, rules);
   expect(await releaseOrder(cancelled._id, 'cancelled')).toBe(true);
-  // A placement that died between listing its id and writing the order two days ago, and one an
-  // hour ago that a retry with the same key could still complete: only the old one is pruned.
-  // "Long ago" is beyond an Idempotency-Key's life, during which a retry may still use the id.
-  const old = Types.ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 2 * 86_400).toHexString();
-  const retryable = Types.ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600).toHexString();
-  await noteCustomerOrders(caller.uid, [old, retryable]);
+  // A placement that died after taking the stock, before writing its order: nothing to list.
+  const died = new Types.ObjectId().toHexString();
+  expect(await takeStock({ _id: died, partsId: part, qty: 100 })).not.toBeNull();
 
   const { items, total } = await listOrdersOf(caller.uid, 1, 20, rules);
   const fromQuery = await listOrdersOf(caller.uid, 1, 20, withLists(false));
   expect({ items, total }).toEqual(fromQuery);
-  expect(items.map((o) => o._id)).toContain(kept._id);
-  const list = got(await CustomerOrdersModel.findById(caller.uid).lean()).ids;
-  expect(list).not.toContain(old);
-  expect(list).toContain(retryable);
+  expect(items.map((o) => o._id)).toEqual([kept._id]);
 
   // And over HTTP, with the API's own rules for this database.
   const res = await call<Order[]>(t.base, 'GET', `/order?user=${encodeURIComponent(buyer.email)}`, {
@@ -106,6 +126,29 @@ it('an order placed through the service is listed at once; a cancelled one is no
   expect(res.status).toBe(200);
   expect(res.body).toEqual(fromQuery.items);
   expect(res.headers.get('x-total-count')).toBe(String(fromQuery.total));
+});
+
+it('placing an order writes the part and the order only: no list of the customer’s orders to keep', async () => {
+  const buyer = await account(t.base, uniqueEmail('writes'), 'Wanda Writes');
+  const user = got(await UserModel.findOne({ email: buyer.email }).lean());
+  const caller: Caller = { uid: user._id, email: buyer.email, name: 'Wanda Writes', admin: false };
+  const part = await insertPart({ availableQty: 1000 });
+  const commands: string[] = [];
+  mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
+  let placed: Order;
+  try {
+    placed = await placeOrder(caller, { partsId: part, qty: 100 }, withLists(true));
+  } finally {
+    mongoose.set('debug', false);
+  }
+  // The journal's clean-up runs on its own timer and may land in between.
+  expect(commands.filter((c) => c !== 'parts.bulkWrite')).toEqual([
+    'parts.findOneAndUpdate',
+    'orders.insertOne',
+  ]);
+  expect((await listOrdersOf(caller.uid, 1, 20, withLists(true))).items.map((o) => o._id)).toEqual([
+    placed._id,
+  ]);
 });
 
 it('My Order over HTTP follows every change of the customer’s orders (pages kept per customer on the embedded database)', async () => {

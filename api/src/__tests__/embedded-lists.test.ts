@@ -60,7 +60,7 @@ describe('the admin list of all orders', () => {
     return pages;
   }
   // Whole answers, not just ids: the list keeps each order's answer, which a change must not leave stale.
-  const byQuery = (page: number) => listAllOrders(page, 7, { ...orderRules(t.env), adminTimeline: false });
+  const byQuery = (page: number) => listAllOrders(page, 7, { ...orderRules(t.env), timeline: false });
   const byTimeline = (timeline: OrderTimeline) => (page: number) =>
     timeline
       .page(page, 7)
@@ -158,7 +158,7 @@ describe('the admin list of all orders', () => {
 
 describe('the expiry pass on the in-memory list', () => {
   it('expires exactly the due unpaid pending orders, also one put back to pending, from the candidates', async () => {
-    const rules = { ...orderRules(t.env), adminTimeline: true };
+    const rules = { ...orderRules(t.env), timeline: true };
     const log = createLogger(t.env);
     const stripe = createStripe(t.env);
     // The first pass reads the list (every order once); later ones read only the candidates.

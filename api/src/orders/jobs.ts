@@ -25,7 +25,7 @@ async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]>
     OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
       OrderDoc[]
     >();
-  if (!rules.adminTimeline) return byQuery();
+  if (!rules.timeline) return byQuery();
   const timeline = orderTimeline();
   // Read once if the list is not yet (the server reads it at start); a list read from the whole
   // collection within the hour is as good as a full scan.

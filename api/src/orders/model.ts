@@ -224,8 +224,13 @@ const orderReleaseSchema = new Schema(
 
 export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);
 
-/** A key (`_id`) and the ids of the orders filed under it: the shape of both lists below. */
-const orderIdListSchema = new Schema(
+/**
+ * Orders of the email-keyed era (written without a `uid`) by the address they were placed under
+ * (`_id`), for the first sign-in of that address on the embedded FerretDB, where a filter on
+ * `user` reads every order. Filled once per database; the sign-in that claims the orders deletes
+ * the address's entry. Nothing writes an order without a uid any more.
+ */
+const legacyOrdersSchema = new Schema(
   {
     _id: { type: String, required: true },
     ids: { type: [String], default: [] },
@@ -233,30 +238,15 @@ const orderIdListSchema = new Schema(
   { strict: 'throw', versionKey: false },
 );
 
-/**
- * Each customer's order ids (`_id` = the customer's uid), for My Order on the embedded FerretDB:
- * it pushes only an exact `_id` down to SQLite, so a filter on `uid` reads every order, while this
- * document and then each order are exact `_id` reads. An id is added before its order is written,
- * so the list holds every order of the customer; an id without an order (a refused order, a crash
- * between the two steps, a cancelled order) is skipped when read and pruned once it is old.
- */
-export const CustomerOrdersModel = model('CustomerOrders', orderIdListSchema);
+export const LegacyOrdersModel = model('LegacyOrders', legacyOrdersSchema);
 
-/**
- * Orders of the email-keyed era (written without a `uid`) by the address they were placed under
- * (`_id`), for the first sign-in of that address on the embedded FerretDB, where a filter on
- * `user` reads every order. Filled once per database with the customers' lists; the sign-in that
- * claims the orders deletes the address's entry. Nothing writes an order without a uid any more.
- */
-export const LegacyOrdersModel = model('LegacyOrders', orderIdListSchema);
-
-/** Adds order ids to one list of either kind above (one exact `_id` upsert). */
-export async function addOrderIds(
-  list: typeof CustomerOrdersModel | typeof LegacyOrdersModel,
-  key: string,
-  orderIds: string[],
-): Promise<void> {
-  await list.updateOne({ _id: key }, { $addToSet: { ids: { $each: orderIds } } }, { upsert: true });
+/** Adds order ids to an address's legacy list (one exact `_id` upsert). */
+export async function addLegacyOrderIds(email: string, orderIds: string[]): Promise<void> {
+  await LegacyOrdersModel.updateOne(
+    { _id: email },
+    { $addToSet: { ids: { $each: orderIds } } },
+    { upsert: true },
+  );
 }
 
 /**

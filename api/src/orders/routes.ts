@@ -25,7 +25,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   const auth = signedIn(env);
   const admin = adminOnly(env);
   const rules = orders.orderRules(env);
-  const customerPages = rules.customerLists ? new orders.CustomerOrderPages(rules) : undefined;
+  const customerPages = rules.timeline ? new orders.CustomerOrderPages(rules) : undefined;
   const section = routes.section('orders');
 
   section.post(

@@ -6,11 +6,9 @@ import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
-import { KEY_TTL_MS } from './keys';
 import { orderTimeline } from './timeline';
 import {
-  addOrderIds,
-  CustomerOrdersModel,
+  addLegacyOrderIds,
   DataChangeModel,
   LegacyOrdersModel,
   HIDDEN_HOLDS,
@@ -28,7 +26,6 @@ import {
   releaseOrder,
   takeStock,
   undoTake,
-  idTime,
   withOrderBusy,
 } from './stock';
 
@@ -60,13 +57,12 @@ export interface OrderRules {
   /** Open orders per customer; 0 = no cap. */
   maxOpen: number;
   /**
-   * Keep and read each customer's list of order ids (CustomerOrdersModel): on the embedded
-   * FerretDB, where a filter on `uid` reads every order. MongoDB answers that filter from its
-   * index, and several API processes may share it, so the plain query stays there.
+   * Page the admin's list of all orders and each customer's orders from the in-memory timeline
+   * (orders/timeline.ts): on the embedded FerretDB, where a sorted page, a count or a filter on
+   * `uid` reads every order. MongoDB answers those from its indexes, and several API processes
+   * may share it, so the queries stay there.
    */
-  customerLists?: boolean;
-  /** Page the admin's list of all orders from the in-memory timeline (orders/timeline.ts), likewise. */
-  adminTimeline?: boolean;
+  timeline?: boolean;
 }
 
 export function orderRules(
@@ -75,8 +71,7 @@ export function orderRules(
   return {
     holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000),
     maxOpen: env.MAX_OPEN_ORDERS,
-    customerLists: env.MONGODB_EMBEDDED,
-    adminTimeline: env.MONGODB_EMBEDDED,
+    timeline: env.MONGODB_EMBEDDED,
   };
 }
 
@@ -108,8 +103,6 @@ export async function placeOrder(
     }
     let placed = false;
     try {
-      // Before the order exists, so the customer's list never misses one (see CustomerOrdersModel).
-      if (rules.customerLists) await noteCustomerOrders(caller.uid, [orderId]);
       const order = await reserveAndWrite(caller, input, orderId, rules);
       placed = true;
       return order;
@@ -188,7 +181,7 @@ export async function listAllOrders(
   limit: number,
   rules: OrderRules,
 ): Promise<{ items: Order[]; total: number }> {
-  if (rules.adminTimeline) {
+  if (rules.timeline) {
     const { docs, total } = await orderTimeline().page(page, limit);
     return { items: docs.map((d) => toOrder(d, rules)), total };
   }
@@ -210,8 +203,8 @@ export async function listOrdersOf(
   limit: number,
   rules: OrderRules,
 ): Promise<{ items: Order[]; total: number }> {
-  if (rules.customerLists) {
-    const docs = await ordersFromList(uid);
+  if (rules.timeline) {
+    const docs = await orderTimeline().ordersOf(uid);
     const items = docs.slice((page - 1) * limit, page * limit);
     return { items: items.map((d) => toOrder(d, rules)), total: docs.length };
   }
@@ -228,32 +221,16 @@ export async function listOrdersOf(
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
-/** The order of NEWEST_FIRST, for orders sorted in memory. */
-function newestFirst(a: OrderDoc, b: OrderDoc): number {
-  const at = a.createdAt ? new Date(a.createdAt).getTime() : 0;
-  const bt = b.createdAt ? new Date(b.createdAt).getTime() : 0;
-  if (at !== bt) return bt - at;
-  const [ai, bi] = [String(a._id), String(b._id)];
-  return ai === bi ? 0 : ai < bi ? 1 : -1;
-}
-
-/**
- * Ids without an order this long after they were chosen are no placement in progress: an
- * Idempotency-Key retry may place an order under the id its first attempt chose for as long as
- * the key lives, so an entry is kept a little longer than that.
- */
-const STALE_LIST_ENTRY_MS = KEY_TTL_MS + 60 * 60_000;
-
 // The cache compares ids lower-cased (two uids differing in case only drop each other's pages).
 const customerTag = (uid: string) => `customer:${uid.toLowerCase()}`;
 
 /**
- * My Order's pages on the embedded database, serialized once per customer and page: there each
- * answer costs one read of the customer's list and one `_id: {$in}` read of their orders through
- * the API's one connection, which twenty customers at once would queue behind each other. An
- * entry lists the customer's order ids, so the order model's hooks (orders/model.ts) drop it when
- * one of them changes, when the customer places an order, or on any write they cannot narrow down.
- * This process is the embedded database's only writer (docs/architecture.md).
+ * My Order's pages on the embedded database, made once per customer and page: the orders come
+ * from the in-memory timeline, but a row it does not keep is an `_id: {$in}` read through the
+ * API's one connection, and the answer's JSON and ETag are made once. An entry lists the
+ * customer's order ids, so the order model's hooks (orders/model.ts) drop it when one of them
+ * changes, when the customer places an order, or on any write they cannot narrow down. This
+ * process is the embedded database's only writer (docs/architecture.md).
  */
 export class CustomerOrderPages {
   private readonly cache = new CatalogCache({ ttlMs: Infinity, maxBytes: 8 * 1024 * 1024, maxEntries: 5000 });
@@ -269,7 +246,7 @@ export class CustomerOrderPages {
 
   page(uid: string, page: number, limit: number): Promise<CachedJson> {
     return this.cache.get(`${uid}:${page}:${limit}`, async () => {
-      const docs = await ordersFromList(uid);
+      const docs = await orderTimeline().ordersOf(uid);
       return {
         value: docs.slice((page - 1) * limit, page * limit).map((d) => toOrder(d, this.rules)),
         total: docs.length,
@@ -279,71 +256,29 @@ export class CustomerOrderPages {
   }
 }
 
-/** The customer's visible orders, newest first, read by `_id` from their list. */
-async function ordersFromList(uid: string): Promise<OrderDoc[]> {
-  await orderListsReady();
-  const entry = await CustomerOrdersModel.findById(uid).lean();
-  const ids = entry?.ids ?? [];
-  // One read per 500 ids: the embedded FerretDB answers `_id: {$in}` of up to 500 ids from its
-  // index (scripts/ferretdb-build.mjs); more would read the whole collection.
-  const valid = ids.filter((id) => Types.ObjectId.isValid(id));
-  const byId = new Map<string, OrderDoc>();
-  for (let i = 0; i < valid.length; i += 500) {
-    const docs = await OrderModel.find({ _id: { $in: valid.slice(i, i + 500) } }).lean<OrderDoc[]>();
-    for (const d of docs) byId.set(String(d._id), d);
-  }
-  const found = ids.map((id) => byId.get(id) ?? null);
-  const stale = ids.filter((id, i) => !found[i] && idTime(id) < Date.now() - STALE_LIST_ENTRY_MS);
-  if (stale.length > 0) {
-    // Refused, cancelled or never written: nothing will ever be listed under these ids.
-    await CustomerOrdersModel.updateOne({ _id: uid }, { $pullAll: { ids: stale } }).catch(() => undefined);
-  }
-  return found.filter((d): d is OrderDoc => d !== null && d.uid === uid && isVisible(d)).sort(newestFirst);
-}
-
-/** Records order ids in their customer's list (one exact `_id` upsert). */
-export function noteCustomerOrders(uid: string, orderIds: string[]): Promise<void> {
-  return addOrderIds(CustomerOrdersModel, uid, orderIds);
-}
-
-const CUSTOMER_LISTS = 'customer-order-lists';
 const LEGACY_LISTS = 'legacy-order-lists';
 let listsReady: Promise<void> | undefined;
 
 /**
- * Fills, once per database, the lists that stand in for filters the embedded FerretDB cannot
- * answer without reading every order: each customer's order ids (orders written before the lists
- * existed, or by a seed) and the email-keyed era's unclaimed orders by address. One read of every
- * order serves both; until it is done no list is read.
+ * Fills, once per database, the list that stands in for a filter the embedded FerretDB cannot
+ * answer without reading every order: the email-keyed era's unclaimed orders by address (the
+ * first verified sign-in of that address claims them). Until it is done no list is read.
  */
 export function orderListsReady(): Promise<void> {
   listsReady ??= (async () => {
-    const done = new Set(
-      (await DataChangeModel.find({ _id: { $in: [CUSTOMER_LISTS, LEGACY_LISTS] } }, { _id: 1 }).lean()).map(
-        (d) => d._id,
-      ),
-    );
-    if (done.has(CUSTOMER_LISTS) && done.has(LEGACY_LISTS)) return;
-    const byCustomer = new Map<string, string[]>();
+    if (await DataChangeModel.exists({ _id: LEGACY_LISTS })) return;
     const byEmail = new Map<string, string[]>();
     const orders = await OrderModel.find({}, { uid: 1, user: 1 }).lean<
       Pick<OrderDoc, '_id' | 'uid' | 'user'>[]
     >();
     for (const o of orders) {
-      // Orders of the email-keyed era are not listed by uid until their address is claimed.
-      const [lists, key] = o.uid ? [byCustomer, o.uid] : [byEmail, o.user];
-      const ids = lists.get(key) ?? [];
+      if (o.uid) continue;
+      const ids = byEmail.get(o.user) ?? [];
       ids.push(String(o._id));
-      lists.set(key, ids);
+      byEmail.set(o.user, ids);
     }
-    for (const [change, lists, list] of [
-      [CUSTOMER_LISTS, byCustomer, CustomerOrdersModel],
-      [LEGACY_LISTS, byEmail, LegacyOrdersModel],
-    ] as const) {
-      if (done.has(change)) continue;
-      for (const [key, ids] of lists) await addOrderIds(list, key, ids);
-      await DataChangeModel.updateOne({ _id: change }, { doneAt: new Date() }, { upsert: true });
-    }
+    for (const [email, ids] of byEmail) await addLegacyOrderIds(email, ids);
+    await DataChangeModel.updateOne({ _id: LEGACY_LISTS }, { doneAt: new Date() }, { upsert: true });
   })().catch((err: unknown) => {
     listsReady = undefined; // try again on the next read
     throw err;
@@ -353,10 +288,11 @@ export function orderListsReady(): Promise<void> {
 
 /**
  * Gives the orders placed under `email` before accounts were keyed by uid to the account `uid`
- * (its first sign-in with that address verified): listed as the customer's first, stamped second,
- * so My Order may hold an id a little early but never misses one. On the embedded database the
- * orders come from the address's legacy list, deleted last: a crash before leaves the claim to
- * the next sign-in, which repeats every step harmlessly. Elsewhere the `user` index finds them.
+ * (its first sign-in with that address verified). On the embedded database the orders come from
+ * the address's legacy list, deleted last: a crash before leaves the claim to the next sign-in,
+ * which repeats every step harmlessly (each update skips orders that have a uid). Elsewhere the
+ * `user` index finds them. The update names many orders, so the in-memory timeline reads the
+ * orders again and lists them as the customer's from then on.
  */
 export async function claimLegacyOrders(uid: string, email: string, embedded: boolean): Promise<void> {
   let ids: string[];
@@ -367,15 +303,12 @@ export async function claimLegacyOrders(uid: string, email: string, embedded: bo
     const docs = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
     ids = docs.map((o) => String(o._id));
   }
-  if (ids.length > 0) {
-    await noteCustomerOrders(uid, ids);
-    // At most 500 ids a read: the embedded FerretDB answers those from its `_id` index.
-    for (let i = 0; i < ids.length; i += 500) {
-      await OrderModel.updateMany(
-        { _id: { $in: ids.slice(i, i + 500) }, uid: { $exists: false } },
-        { $set: { uid } },
-      );
-    }
+  // At most 500 ids a read: the embedded FerretDB answers those from its `_id` index.
+  for (let i = 0; i < ids.length; i += 500) {
+    await OrderModel.updateMany(
+      { _id: { $in: ids.slice(i, i + 500) }, uid: { $exists: false } },
+      { $set: { uid } },
+    );
   }
   if (embedded) await LegacyOrdersModel.deleteOne({ _id: email });
 }
@@ -385,7 +318,7 @@ export async function claimLegacyOrders(uid: string, email: string, embedded: bo
  * (orders/timeline.ts, on the embedded database), else from the database; the same checks.
  */
 export async function orderAnswerFor(caller: Caller, id: string, rules: OrderRules): Promise<Order> {
-  const row = rules.adminTimeline ? orderTimeline().row(id) : undefined;
+  const row = rules.timeline ? orderTimeline().row(id) : undefined;
   if (!row) return toOrder(await getOrderFor(caller, id), rules);
   if (row.uid !== caller.uid && !caller.admin)
     throw AppError.forbidden('This order belongs to someone else.');

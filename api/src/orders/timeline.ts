@@ -10,6 +10,8 @@ interface Entry {
   /** `createdAt` in ms (0 without one, which MongoDB also sorts last). */
   t: number;
   id: string;
+  /** Whose order it is (orders of the email-keyed era have no uid until claimed). */
+  uid?: string | null;
 }
 
 /** What a read learns of the changes made while it ran. */
@@ -23,6 +25,8 @@ interface Changed {
 const MAX_ROWS = 60_000;
 /** Orders per batch of the whole-collection read. */
 const LOAD_BATCH = 500;
+/** Ids per `_id: {$in}` read: the embedded FerretDB answers up to 500 from its index. */
+const IN_BATCH = 500;
 
 /**
  * One copy of each repeated text of the rows (part ids and names, customers' emails and names,
@@ -69,7 +73,10 @@ const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getT
  * sorted page (and its count) reads and decodes all the orders through the API's one connection,
  * and even a page of known ids (one `_id: {$in}` read) takes ≈ 10 ms there, so twenty admins at
  * once queue behind each other. So the list keeps every listed order's answer as well (its row,
- * ≈ 0.4 KB; the newest MAX_ROWS of them), and a page is made from memory.
+ * ≈ 0.4 KB; the newest MAX_ROWS of them), and a page is made from memory. It also knows each
+ * customer's orders (My Order): a filter on `uid` reads every order there too, and a list of ids
+ * per customer kept in the database cost a write per order placed, which grew with the customer's
+ * orders (the whole list is read and written again each time).
  *
  * Read in one pass (batch by batch) at start, then kept by the order model's hooks
  * (orders/model.ts): a saved order goes in, a deleted or hidden one goes out, a changed one's row
@@ -81,7 +88,10 @@ const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getT
 export class OrderTimeline {
   /** Oldest first (see Entry). */
   private entries: Entry[] | null = null;
-  private times = new Map<string, number>();
+  /** The entries by order id. */
+  private byId = new Map<string, Entry>();
+  /** Each customer's listed orders (uid → order ids), in no order. */
+  private customers = new Map<string, Set<string>>();
   /**
    * Listed orders that may be unpaid and pending, for the expiry pass: a superset (a change in
    * place puts its order back, and the pass reads each candidate before acting on it).
@@ -97,11 +107,12 @@ export class OrderTimeline {
   /** Changes that arrive while the list is being read, replayed on it once read. */
   private duringLoad: OrderChange[] | null = null;
   /** The listed orders' rows by id: dropped by a change to that order, read again when needed. */
-  private rows = new LRUCache<string, OrderRow>({ max: MAX_ROWS });
+  private rows: LRUCache<string, OrderRow>;
   /** Reads running now, each told which orders changed while it ran (their rows are not kept). */
   private readonly reads = new Set<Changed>();
 
-  constructor() {
+  constructor({ maxRows = MAX_ROWS }: { maxRows?: number } = {}) {
+    this.rows = new LRUCache<string, OrderRow>({ max: maxRows });
     orderChanges.subscribe((change) => this.apply(change));
   }
 
@@ -134,7 +145,8 @@ export class OrderTimeline {
     switch (change.kind) {
       case 'unknown':
         this.entries = null;
-        this.times.clear();
+        this.byId.clear();
+        this.customers.clear();
         this.open.clear();
         this.touched.clear();
         return;
@@ -143,15 +155,15 @@ export class OrderTimeline {
         return;
       case 'hold':
         if (!isListed(change.hold)) this.remove(change.id);
-        else if (this.times.has(change.id)) this.open.add(change.id);
+        else if (this.byId.has(change.id)) this.open.add(change.id);
         return;
       case 'updated':
-        if (this.times.has(change.id)) this.open.add(change.id);
+        if (this.byId.has(change.id)) this.open.add(change.id);
         return;
       case 'saved':
         this.remove(change.id);
         if (isListed(change.hold)) {
-          this.insert({ t: timeOf(change.createdAt), id: change.id });
+          this.insert({ t: timeOf(change.createdAt), id: change.id, uid: shared(change.uid) });
           if (change.open) this.open.add(change.id);
         }
         return;
@@ -173,16 +185,33 @@ export class OrderTimeline {
   private insert(entry: Entry): void {
     if (!this.entries) return;
     this.entries.splice(this.position(this.entries, entry), 0, entry);
-    this.times.set(entry.id, entry.t);
+    this.index(entry);
+  }
+
+  /** Files an entry under its id and its customer. */
+  private index(entry: Entry): void {
+    this.byId.set(entry.id, entry);
+    if (!entry.uid) return;
+    let ids = this.customers.get(entry.uid);
+    if (!ids) this.customers.set(entry.uid, (ids = new Set()));
+    ids.add(entry.id);
   }
 
   private remove(id: string): void {
-    const t = this.times.get(id);
-    if (!this.entries || t === undefined) return;
-    const at = this.position(this.entries, { t, id });
+    const entry = this.byId.get(id);
+    if (!this.entries || entry === undefined) return;
+    const at = this.position(this.entries, entry);
     if (this.entries[at]?.id === id) this.entries.splice(at, 1);
-    this.times.delete(id);
+    this.byId.delete(id);
     this.open.delete(id);
+    this.unfile(entry);
+  }
+
+  /** Takes an entry out of its customer's orders. */
+  private unfile(entry: Entry): void {
+    const ids = entry.uid ? this.customers.get(entry.uid) : undefined;
+    ids?.delete(entry.id);
+    if (entry.uid && ids?.size === 0) this.customers.delete(entry.uid);
   }
 
   /**
@@ -193,7 +222,7 @@ export class OrderTimeline {
   dueCandidates(cutoff: number): { ids: string[]; version: number } | null {
     if (!this.entries) return null;
     const ids: string[] = [];
-    for (const id of this.open) if ((this.times.get(id) ?? Infinity) <= cutoff) ids.push(id);
+    for (const id of this.open) if ((this.byId.get(id)?.t ?? Infinity) <= cutoff) ids.push(id);
     return { ids, version: this.version };
   }
 
@@ -233,7 +262,7 @@ export class OrderTimeline {
       for await (const doc of cursor as AsyncIterable<OrderDoc>) {
         if (!isListed(doc.hold)) continue;
         const id = String(doc._id);
-        entries.push({ t: timeOf(doc.createdAt), id });
+        entries.push({ t: timeOf(doc.createdAt), id, uid: shared(doc.uid) });
         if (doc.paid === false && doc.status === 'pending') open.add(id);
         // Straight into the kept rows (no second copy of 50,000 of them at once); those of orders
         // changed meanwhile are dropped below. Read oldest first, so the newest stay when full.
@@ -259,7 +288,9 @@ export class OrderTimeline {
     for (const id of read.ids) this.rows.delete(id);
     this.entries = entries;
     this.loadedAt = Date.now();
-    this.times = new Map(entries.map((e) => [e.id, e.t]));
+    this.byId = new Map();
+    this.customers = new Map();
+    for (const entry of entries) this.index(entry);
     this.open = open;
     for (const change of changes) this.apply(change);
     return entries;
@@ -280,37 +311,80 @@ export class OrderTimeline {
       for (let i = (page - 1) * limit; i < Math.min(page * limit, entries.length); i++) {
         ids.push((entries[entries.length - 1 - i] as Entry).id);
       }
-      const found = new Map<string, OrderRow>();
-      const missing: string[] = [];
-      for (const id of ids) {
-        const row = this.rows.get(id);
-        if (row) found.set(id, row);
-        else missing.push(id);
-      }
-      if (missing.length > 0) {
-        const read = this.watch();
-        try {
-          for (const doc of await OrderModel.find({ _id: { $in: missing } }).lean<OrderDoc[]>()) {
+      const { rows, done } = await this.rowsOf(entries, ids, round);
+      if (done) return { docs: rows, total: entries.length };
+    }
+  }
+
+  /**
+   * A customer's listed orders, newest first (GET /order?user= on the embedded database): their
+   * ids from memory, their rows as for a page. An order found to be someone else's (its uid set
+   * behind the API's back) is filed under its owner and left out.
+   */
+  async ordersOf(uid: string): Promise<OrderRow[]> {
+    for (let round = 0; ; round++) {
+      const entries = await this.sorted();
+      const mine = [...(this.customers.get(uid) ?? [])].map((id) => this.byId.get(id) as Entry);
+      const ids = mine.sort((a, b) => (older(a, b) ? 1 : older(b, a) ? -1 : 0)).map((e) => e.id);
+      const { rows, done } = await this.rowsOf(entries, ids, round, uid);
+      if (done) return rows;
+    }
+  }
+
+  /**
+   * The rows of listed orders, kept or read by `_id` (those read are kept unless a write changed
+   * them meanwhile). Ids found deleted or hidden (or, with `uid`, someone else's) were changed by a
+   * write no hook saw: they leave the list (or that customer's orders), and `done` says false so
+   * the caller reads its ids again; after a few rounds, or once the list was read anew meanwhile,
+   * what is left is the answer.
+   */
+  private async rowsOf(
+    entries: Entry[],
+    ids: string[],
+    round: number,
+    uid?: string,
+  ): Promise<{ rows: OrderRow[]; done: boolean }> {
+    const found = new Map<string, OrderRow>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const row = this.rows.get(id);
+      if (row) found.set(id, row);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const read = this.watch();
+      try {
+        for (let i = 0; i < missing.length; i += IN_BATCH) {
+          const batch = missing.slice(i, i + IN_BATCH);
+          for (const doc of await OrderModel.find({ _id: { $in: batch } }).lean<OrderDoc[]>()) {
             const id = String(doc._id);
             const row = rowOf(doc, id);
             found.set(id, row);
             // Kept only if nothing changed the order while it was being read.
             if (isListed(row.hold) && !read.all && !read.ids.has(id)) this.rows.set(id, row);
           }
-        } finally {
-          this.reads.delete(read);
         }
+      } finally {
+        this.reads.delete(read);
       }
-      const gone = ids.filter((id) => !isListed(found.get(id)?.hold ?? 'void'));
-      if (gone.length === 0 || entries !== this.entries || round === 4) {
-        return {
-          docs: ids.map((id) => found.get(id)).filter((d): d is OrderRow => !!d && isListed(d.hold)),
-          total: entries.length,
-        };
-      }
-      // Deleted or hidden by a write no hook saw: out of the list, and the page read again.
-      for (const id of gone) this.remove(id);
     }
+    const listed = (row: OrderRow | undefined): row is OrderRow =>
+      !!row && isListed(row.hold) && (uid === undefined || row.uid === uid);
+    const gone = ids.filter((id) => !listed(found.get(id)));
+    if (gone.length === 0 || entries !== this.entries || round === 4) {
+      return { rows: ids.map((id) => found.get(id)).filter(listed), done: true };
+    }
+    for (const id of gone) {
+      const row = found.get(id);
+      const entry = this.byId.get(id);
+      if (!row || !isListed(row.hold) || !entry) this.remove(id);
+      else {
+        this.unfile(entry);
+        entry.uid = shared(row.uid);
+        this.index(entry);
+      }
+    }
+    return { rows: [], done: false };
   }
 }
 

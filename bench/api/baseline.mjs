@@ -1,0 +1,39 @@
+// The API of another commit, for benchmarks that measure it beside this checkout's in one run.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Compiles the API of `ref` from `git archive` into `dir` (no stash, no checkout of this
+ * worktree) and returns the path of its `server.js`. It uses this checkout's installed packages
+ * (the API workspace's own beside the hoisted ones), except that @motoparts/contracts is the ref's.
+ */
+export function buildBaseline(ref, dir) {
+  const tar = execFileSync('git', ['archive', ref, 'api', 'contracts', 'tsconfig.base.json'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  const nm = path.join(dir, 'node_modules');
+  mkdirSync(path.join(nm, '@motoparts'), { recursive: true });
+  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+    if (entry === '@motoparts' || entry.startsWith('.')) continue;
+    symlinkSync(path.join(root, 'node_modules', entry), path.join(nm, entry));
+  }
+  symlinkSync(path.join(dir, 'contracts'), path.join(nm, '@motoparts', 'contracts'));
+  // Packages npm installed inside the workspace (a version other than the hoisted one).
+  const own = path.join(root, 'api', 'node_modules');
+  if (existsSync(own)) {
+    mkdirSync(path.join(dir, 'api', 'node_modules'), { recursive: true });
+    for (const entry of readdirSync(own)) {
+      if (!entry.startsWith('.'))
+        symlinkSync(path.join(own, entry), path.join(dir, 'api', 'node_modules', entry));
+    }
+  }
+  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'api'], { cwd: dir, stdio: 'inherit' });
+  return path.join(dir, 'api/dist/server.js');
+}

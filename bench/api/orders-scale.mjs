@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// On-demand benchmark of POST /order on the scale data set (bench/seed-scale: 10,000 parts, 2,000
+// users, 50,000 orders), this checkout's API against the API of a baseline commit, each on a
+// FerretDB of its own loaded with the same data, in alternating rounds so machine noise hits both
+// alike. 10 connections, 50 customers (one per connection), a random part each time, the
+// open-order cap off (every request that finds stock places an order). Beside req/s and p99 it
+// prints the CPU time each order cost the API and its FerretDB (from /proc): on two shared cores
+// req/s moves with the hour, CPU per order much less.
+//   npx tsc -b api && node bench/api/orders-scale.mjs   (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_BASELINE_REF=HEAD~1)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import {
+  ensureTools,
+  freePort,
+  serviceEnv,
+  startFerret,
+  stopChild,
+  waitForPort,
+} from '../../scripts/services.mjs';
+import { customerEmail, loadApiModels, seedScale, uidOf } from '../seed-scale/seed.mjs';
+import { buildBaseline } from './baseline.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const baselineRef = process.env.BENCH_BASELINE_REF ?? 'HEAD~1';
+const CUSTOMERS = 50;
+const connections = 10;
+
+/** CPU time (user + system) a process has used, in ms, from /proc (100 ticks a second). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+ensureTools();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-scale-'));
+const children = [];
+const ferrets = [];
+
+/** A FerretDB with the scale data set and an API on it; `server` is the API's `server.js`. */
+async function startStack(name, server) {
+  const dbPort = await freePort();
+  ferrets.push(await startFerret({ port: dbPort, dataDir: path.join(tmp, name) }));
+  const ferret = ferrets.at(-1);
+  const uri = `mongodb://127.0.0.1:${dbPort}/motoparts-scale`;
+  await seedScale({ uri, log: () => {} });
+  const { mongoose, PartModel } = loadApiModels();
+  await mongoose.connect(uri, { maxPoolSize: 1 });
+  const partIds = (await PartModel.find({}, { _id: 1 }).lean()).map((p) => String(p._id));
+  await mongoose.disconnect();
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    ...serviceEnv({ db: dbPort, stripe: await freePort(), authEmulator: await freePort() }),
+    MONGODB_URI: uri,
+    NODE_ENV: 'production',
+    // Production's code paths against the local stand-ins, which production refuses unless told.
+    ALLOW_LOCAL_SERVICES: '1',
+    LOG_LEVEL: 'warn',
+    // One load generator stands for many shoppers: no per-account order limit, no open-order cap.
+    RATE_LIMIT_ORDER: '0/60',
+    MAX_OPEN_ORDERS: '0',
+    PORT: String(port),
+  };
+  // The image's heap limits (deploy/api.Dockerfile), as bench/api/run.mjs runs it.
+  const api = spawn('node', ['--max-old-space-size=128', '--max-semi-space-size=8', server], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(api);
+  await waitForPort(port, { child: api });
+  // Ready once the catalogue and the order lists are read.
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));
+  const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
+  const apiEnv = loadEnv(env);
+  const tokens = Array.from({ length: CUSTOMERS }, (_, i) =>
+    signApiToken(apiEnv, {
+      uid: uidOf(i + 1),
+      email: customerEmail(i + 1),
+      name: `Customer ${i + 1}`,
+      admin: false,
+      epoch: 0,
+    }),
+  );
+  return { name, base: `http://127.0.0.1:${port}`, apiPid: api.pid, dbPid: ferret.pid, partIds, tokens };
+}
+
+async function measure(stack, duration = seconds) {
+  let next = 0;
+  const [api0, db0] = [cpuMs(stack.apiPid), cpuMs(stack.dbPid)];
+  const r = await autocannon({
+    url: stack.base,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/order',
+        setupRequest: (req, context) => {
+          context.token ??= stack.tokens[next++ % CUSTOMERS];
+          const partsId = stack.partIds[Math.floor(Math.random() * stack.partIds.length)];
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },
+            body: JSON.stringify({ partsId, qty: 100 }),
+          };
+        },
+      },
+    ],
+  });
+  const n = Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    created: r['2xx'],
+    // 409: one part in ten is sold out in the seed (refused by the conditional stock update).
+    refused: r.non2xx,
+    errors: r.errors,
+    apiMs: (cpuMs(stack.apiPid) - api0) / n,
+    dbMs: (cpuMs(stack.dbPid) - db0) / n,
+  };
+}
+
+try {
+  const baselineServer = buildBaseline(baselineRef, path.join(tmp, 'baseline'));
+  const stacks = [
+    await startStack(`baseline ${baselineRef}`, baselineServer),
+    await startStack('this checkout', path.join(root, 'api/dist/server.js')),
+  ];
+  for (const stack of stacks) await measure(stack, 2); // JIT, connection: not measured
+  const rows = new Map(stacks.map((s) => [s.name, []]));
+  for (let i = 0; i < rounds; i++) {
+    for (const stack of stacks) rows.get(stack.name).push(await measure(stack));
+  }
+  const mean = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+  const base = mean(rows.get(stacks[0].name), 'rps');
+  console.log(
+    `\nPOST /order on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each; ` +
+      `${os.cpus().length} CPUs, node ${process.version}`,
+  );
+  for (const [name, list] of rows) {
+    console.log(
+      `${name.padEnd(24)} ${mean(list, 'rps').toFixed(0).padStart(5)} req/s  p99 ${Math.max(...list.map((r) => r.p99))} ms  ` +
+        `ratio ${(mean(list, 'rps') / base).toFixed(2)}  CPU per order: API ${mean(list, 'apiMs').toFixed(2)} ms, ` +
+        `FerretDB ${mean(list, 'dbMs').toFixed(2)} ms  (rounds: ${list.map((r) => r.rps.toFixed(0)).join(', ')} req/s; ` +
+        `${list.reduce((s, r) => s + r.created, 0)} placed, ${list.reduce((s, r) => s + r.refused, 0)} refused, ` +
+        `${list.reduce((s, r) => s + r.errors, 0)} errors)`,
+    );
+  }
+} finally {
+  for (const c of children) {
+    c.kill('SIGTERM');
+    await new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)));
+  }
+  for (const f of ferrets) await stopChild(f);
+  rmSync(tmp, { recursive: true, force: true });
+}
