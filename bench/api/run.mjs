@@ -3,8 +3,8 @@
 // bench/seed-scale: random GET /parts pages, ?q= search, GET /parts/:id, GET /order?user= for the
 // user with 100 orders, POST /order from 50 customers (one per connection), the admin's and the
 // signed-in reads, and sign-ins (PUT /user/:email, through the Firebase Auth emulator), against the real
-// API process and its own FerretDB, beside a bare @koa/router hello route measured in the same
-// run. The catalogue reads also run once against an API with the cache off
+// API process and its own FerretDB (or the MongoDB that MONGODB_URI names), beside a bare
+// @koa/router hello route measured in the same run. The catalogue reads also run once against an API with the cache off
 // (CATALOG_CACHE_TTL_MS=0) to show what the cache buys. Prints req/s, p50/p99, the ratio to the
 // baseline, and the API's peak RSS (VmHWM from /proc).
 //   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=5 BENCH_CONNECTIONS=50 BENCH_PAIRS=2)
@@ -53,10 +53,13 @@ ensureTools();
 const ports = { db: await freePort(), stripe: await freePort(), authEmulator: await freePort() };
 const helloPort = await freePort();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-'));
+// MONGODB_URI: measure against that MongoDB (its database name must contain "scale": the seed
+// replaces it) instead of an embedded FerretDB of the script's own.
+const externalUri = process.env.MONGODB_URI || undefined;
 const baseEnv = {
   ...process.env,
-  ...serviceEnv(ports),
-  MONGODB_URI: `mongodb://127.0.0.1:${ports.db}/motoparts-scale`,
+  ...serviceEnv(ports, { mongodbUri: externalUri }),
+  MONGODB_URI: externalUri ?? `mongodb://127.0.0.1:${ports.db}/motoparts-scale`,
   NODE_ENV: 'production',
   // Production's code paths against the local stand-ins, which production refuses unless told.
   ALLOW_LOCAL_SERVICES: '1',
@@ -220,7 +223,7 @@ async function signInTimes(base, { returning, fresh }) {
 }
 
 const children = [];
-const ferret = await startFerret({ port: ports.db, dataDir });
+const ferret = externalUri ? undefined : await startFerret({ port: ports.db, dataDir });
 const emulator = catalogueOnly ? undefined : await startAuthEmulator({ port: ports.authEmulator });
 try {
   const seedStarted = Date.now();
@@ -515,7 +518,8 @@ try {
   console.log(
     `\nAPI benchmark: ${SCALE.parts.toLocaleString('en')} parts, ${SCALE.users.toLocaleString('en')} users, ` +
       `${SCALE.orders.toLocaleString('en')} orders (seeded in ${seedSeconds.toFixed(0)} s); ${connections} connections, ` +
-      `${seconds} s per route; ${os.cpus().length} CPUs, node ${process.version}`,
+      `${seconds} s per route; ${os.cpus().length} CPUs, node ${process.version}; ` +
+      (externalUri ? `the MongoDB of MONGODB_URI (${new URL(externalUri).host})` : 'the embedded FerretDB'),
   );
   console.log(
     'ratio: to the hello route; same: to the bare router sending that answer’s exact bytes to the same requests' +
@@ -546,6 +550,6 @@ try {
 } finally {
   for (const c of children) await stop(c);
   if (emulator) await stopChild(emulator);
-  await stopChild(ferret);
+  if (ferret) await stopChild(ferret);
   rmSync(dataDir, { recursive: true, force: true });
 }
