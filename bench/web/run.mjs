@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Web benchmark (on demand, not part of `npm test`): cold loads of home, purchase and
 // dashboard in Debian's Chromium, unthrottled and with 4× CPU throttling, printing the medians of
-// LCP, TBT, CLS, when the page itself had rendered, and the JS bytes transferred. Needs a running
-// `npm start` (see README.md).
+// LCP, TBT, CLS, when the page itself had rendered, and the JS bytes transferred; and a click
+// from home to a part's purchase page, at once or after resting the pointer on the link. Needs a
+// running `npm start` (see README.md).
 // Two baselines are measured in the same run, so the figures read as ratios on a noisy machine:
 // home without its prerendered first screen (index.html stripped back to an empty #root, i.e.
 // LCP waits for the shell, the storefront's remoteEntry and its home chunk), and home as HTML
@@ -124,6 +125,56 @@ async function measure(
   }
 }
 
+/**
+ * A navigation within the site: home loaded cold and settled, then a click on its first part's
+ * Purchase link, at once or after the pointer rested on it for `rest` ms (when the shell starts
+ * the page's code and part: shell/src/app/intent-prefetch.ts). Returns how long after the click
+ * the purchase page had rendered (the shell's mark) and its order form was there.
+ */
+async function measureClick(browser, { rest }, throttle) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    await context.addInitScript(
+      ({ token, user }) => {
+        localStorage.setItem('accessToken', token);
+        localStorage.setItem('motoparts.sessionUser', JSON.stringify(user));
+      },
+      { token, user: { email: USER.email, displayName: USER.displayName, photoURL: null } },
+    );
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    await page.goto(BASE + '/', { waitUntil: 'load' });
+    const link = page
+      .getByTestId('part-card')
+      .getByRole('link', { name: /^Purchase / })
+      .first();
+    await link.waitFor({ state: 'visible', timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    await link.scrollIntoViewIfNeeded();
+    if (rest) {
+      await link.hover();
+      await page.waitForTimeout(rest);
+    }
+    const clickedAt = await page.evaluate(() => performance.now());
+    await link.click();
+    await page.locator('[data-testid=order-total]').waitFor({ state: 'visible', timeout: 60_000 });
+    const formAt = await page.evaluate(() => performance.now());
+    const renderedAt = await page.evaluate(
+      () => performance.getEntriesByName('motoparts:page-rendered').at(-1)?.startTime ?? 0,
+    );
+    return { rendered: renderedAt - clickedAt, form: formAt - clickedAt };
+  } finally {
+    await context.close();
+  }
+}
+
+const CLICKS = [
+  { name: 'home → purchase, click', rest: 0 },
+  { name: 'home → purchase, rest 300 ms, click', rest: 300 },
+];
+
 const scripted = (p) => p.scripts !== false;
 
 const median = (xs) => {
@@ -145,7 +196,7 @@ const PAGES = [
 ];
 
 // BENCH_PAGES=purchase,dashboard measures only the pages named (by their first word), and the
-// HTML-only floor that every ratio is read against.
+// HTML-only floor that every ratio is read against; `click` names the navigations below.
 const only = env.BENCH_PAGES?.split(',').map((n) => n.trim());
 const [home, stripped, floor, purchase, dashboard] = PAGES;
 const measured = only ? PAGES.filter((p) => p === floor || only.includes(p.name.split(',')[0])) : PAGES;
@@ -184,6 +235,24 @@ try {
         console.log(
           `${p.name} LCP at cpu ${throttle}×: ${(p.lcp / floor.lcp).toFixed(2)}× of the HTML-only floor`,
         );
+    }
+  }
+  // Navigations within the site (BENCH_PAGES=click, or all pages): the two kinds alternate run by
+  // run, so the hour's noise hits both alike.
+  if (!only || only.includes('click')) {
+    for (const throttle of THROTTLES) {
+      const runs = CLICKS.map(() => []);
+      for (let i = 0; i < RUNS; i += 1) {
+        for (const [k, c] of CLICKS.entries()) runs[k].push(await measureClick(browser, c, throttle));
+      }
+      for (const [k, c] of CLICKS.entries()) {
+        const med = (key) => Math.round(median(runs[k].map((r) => r[key])));
+        console.log(
+          `${c.name.padEnd(36)} cpu ${throttle}×  page rendered ${String(med('rendered')).padStart(5)} ms` +
+            `  order form ${String(med('form')).padStart(5)} ms after the click` +
+            `  (rendered runs: ${runs[k].map((r) => Math.round(r.rendered)).join(', ')})`,
+        );
+      }
     }
   }
 } finally {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
 import { DEMO } from '../support/env';
@@ -141,4 +141,67 @@ test('an admin pressing Purchase gets the alert and stays on the page', async ({
     .click();
   await expect.poll(() => messages).toEqual(['As an admin You can not order any product.']);
   await expect(page).toHaveURL(/\/$/);
+});
+
+test.describe('links the visitor is about to follow', () => {
+  /** The first part on the home page that can be bought, its Purchase link and its id. */
+  async function firstPurchaseLink(page: Page) {
+    const link = page
+      .getByTestId('part-card')
+      .getByRole('link', { name: /^Purchase / })
+      .first();
+    await expect(link).toBeVisible();
+    const id = (await link.getAttribute('href'))?.split('/').pop() ?? '';
+    expect(id).toMatch(/^[a-f0-9]{24}$/);
+    return { link, id, isPart: (url: string) => new URL(url).pathname === `/parts/${id}` };
+  }
+
+  test('resting the pointer on Purchase fetches the part and the page’s code before the click, and the page does not ask again', async ({
+    page,
+  }) => {
+    await riderSession(page);
+    await page.goto('/');
+    const { link, id, isPart } = await firstPurchaseLink(page);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const partAsked = page.waitForRequest((request) => isPart(request.url()));
+    await link.hover();
+    await partAsked;
+    // And the purchase page's own code, from the storefront remote.
+    await expect
+      .poll(() => requests.filter((url) => url.endsWith('.js')).length, { timeout: 5_000 })
+      .toBeGreaterThan(0);
+    const beforeClick = requests.length;
+    await link.click();
+    const { name } = await api<Part>('GET', `/parts/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Order now' })).toBeVisible();
+    expect(requests.slice(beforeClick).filter(isPart)).toEqual([]);
+  });
+
+  test('a pointer passing over a link without resting on it asks for nothing', async ({ page }) => {
+    await riderSession(page);
+    await page.goto('/');
+    const { link, isPart } = await firstPurchaseLink(page);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (isPart(request.url())) asked.push(request.url());
+    });
+    // Onto the link and off it onto its card at once, as a sweep across the grid does (events
+    // dispatched one after the other, so no timing is involved).
+    await link.evaluate((el) => {
+      const over = (target: Element | null) =>
+        target?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
+      over(el);
+      over(el.closest('article'));
+    });
+    await page.waitForTimeout(500);
+    expect(asked).toEqual([]);
+    // Resting on it (onto it, and no further) does ask.
+    const partAsked = page.waitForRequest((request) => isPart(request.url()));
+    await link.evaluate((el) =>
+      el.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' })),
+    );
+    await partAsked;
+  });
 });

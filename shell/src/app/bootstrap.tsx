@@ -7,6 +7,7 @@ import { capturePrerendered } from '../first-screen/prerendered';
 import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
 import { preloadView } from '../remotes/remote-view';
 import { App } from './app';
+import { prefetchOnIntent } from './intent-prefetch';
 import { PAGES } from './routes';
 
 async function main() {
@@ -49,6 +50,14 @@ async function main() {
   // As a transition React renders in slices and lets the browser run between them, so the first
   // render is not one long task that a tap on the first screen would wait behind.
   startTransition(() => root.render(<App />));
+  // A link the visitor is about to follow: its page's code, and the data its route declares once
+  // the store is there (which every page but the home page needs before it renders).
+  prefetchOnIntent((page, pathname) => {
+    preloadView(page.remote, page.module);
+    Promise.all([requireStore(), import('./store')])
+      .then(([appStore, { prefetchOpening }]) => prefetchOpening(appStore, undefined, pathname))
+      .catch(() => undefined); // the page reports a store or a request that failed
+  });
 }
 
 main().catch((err: unknown) => {

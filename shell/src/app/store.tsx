@@ -87,11 +87,13 @@ function prefetchPage(
 
 /**
  * On a cold load: the data of the page being opened, asked for as soon as the store exists;
- * `early` is what index.html's inline script fetched for the page's stand-in, if anything.
+ * `early` is what index.html's inline script fetched for the page's stand-in, if anything. Also
+ * before a navigation within the site, for the page at `pathname` whose link the visitor is
+ * about to follow (intent-prefetch.ts). Kept for the cache's usual minute, for the page to take.
  */
-export function prefetchOpening(store: AppStore, early?: unknown): void {
-  const page = PAGES.find((candidate) => matchPath(candidate.path, location.pathname));
-  if (page?.prefetch) prefetchPage(store, page, location.pathname, false, early);
+export function prefetchOpening(store: AppStore, early?: unknown, pathname = location.pathname): void {
+  const page = PAGES.find((candidate) => matchPath(candidate.path, pathname));
+  if (page?.prefetch) prefetchPage(store, page, pathname, false, early);
 }
 
 /** The same on a navigation within the site, for as long as the page is shown. */
