@@ -22,8 +22,8 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
-import { customerEmail, loadApiModels, seedScale, uidOf } from '../seed-scale/seed.mjs';
-import { buildBaseline } from './baseline.mjs';
+import { customerTokens, loadApiModels, seedScale } from '../seed-scale/seed.mjs';
+import { buildBaseline, waitReady } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -77,23 +77,11 @@ async function startStack(name, server) {
   children.push(api);
   await waitForPort(port, { child: api });
   // Ready once the catalogue and the order lists are read.
-  for (let i = 0; i < 600; i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitReady(`http://127.0.0.1:${port}`);
   const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
   const apiEnv = loadEnv(env);
-  const tokens = Array.from({ length: CUSTOMERS }, (_, i) =>
-    signApiToken(apiEnv, {
-      uid: uidOf(i + 1),
-      email: customerEmail(i + 1),
-      name: `Customer ${i + 1}`,
-      admin: false,
-      epoch: 0,
-    }),
-  );
+  const tokens = customerTokens(signApiToken, apiEnv, CUSTOMERS);
   return { name, base: `http://127.0.0.1:${port}`, apiPid: api.pid, dbPid: ferret.pid, partIds, tokens };
 }
 

@@ -19,7 +19,7 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
-import { buildBaseline } from './baseline.mjs';
+import { buildBaseline, waitReady } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -114,11 +114,7 @@ async function startApi(server, db, extra = {}) {
   });
   children.push(child);
   await waitForPort(port, { child });
-  for (let i = 0; i < 300; i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitReady(`http://127.0.0.1:${port}`, { tries: 300 });
   return { base: `http://127.0.0.1:${port}`, partIds, tokens: baseline ? tokens.baseline : tokens.current };
 }
 

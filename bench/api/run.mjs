@@ -31,11 +31,13 @@ import {
   SCALE,
   SEARCH_TERMS,
   customerEmail,
+  customerTokens,
   customerUid,
   uidOf,
   loadApiModels,
   seedScale,
 } from '../seed-scale/seed.mjs';
+import { waitReady } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -116,11 +118,7 @@ async function startApi(extraEnv) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitForPort(port, { child });
-  for (let i = 0; i < 300; i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitReady(`http://127.0.0.1:${port}`, { tries: 300 });
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
@@ -255,15 +253,7 @@ try {
     admin: true,
     epoch: 0,
   });
-  const customerTokens = Array.from({ length: CUSTOMERS }, (_, i) =>
-    signApiToken(apiEnv, {
-      uid: uidOf(i + 1),
-      email: customerEmail(i + 1),
-      name: `Customer ${i + 1}`,
-      admin: false,
-      epoch: 0,
-    }),
-  );
+  const customers = customerTokens(signApiToken, apiEnv, CUSTOMERS);
 
   const hello = fork(path.join(here, 'hello-server.mjs'), [], {
     env: { ...process.env, PORT: String(helloPort) },
@@ -402,7 +392,7 @@ try {
     // warm-up's queue would swallow the measured window on FerretDB).
     const orderBody = () => ({
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${customerTokens[0]}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${customers[0]}` },
       body: JSON.stringify({ partsId: pick(partIds), qty: 20 }),
     });
     const ordersUrl = `${api.base}/order?user=${encodeURIComponent(BENCH_USER)}`;
@@ -460,7 +450,7 @@ try {
             path: '/order',
             setupRequest: (req, context) => {
               // One customer per connection; each order takes 20 pieces of a random part.
-              context.token ??= customerTokens[nextCustomer++ % CUSTOMERS];
+              context.token ??= customers[nextCustomer++ % CUSTOMERS];
               return {
                 ...req,
                 headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },

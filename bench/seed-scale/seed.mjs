@@ -24,6 +24,17 @@ export const customerUid = (i) => `scale-customer-${String(i).padStart(4, '0')}`
 export const ADMIN_INDEX = SCALE.users - 1;
 export const ADMIN_EMAIL = 'admin@motoparts-scale.test';
 export const uidOf = (i) => (i === 0 ? BENCH_UID : customerUid(i));
+/** API tokens of customers 1…n, signed by the API's own `signApiToken` (api/dist/lib/tokens.js). */
+export const customerTokens = (signApiToken, apiEnv, n) =>
+  Array.from({ length: n }, (_, i) =>
+    signApiToken(apiEnv, {
+      uid: uidOf(i + 1),
+      email: customerEmail(i + 1),
+      name: `Customer ${i + 1}`,
+      admin: false,
+      epoch: 0,
+    }),
+  );
 /** Words that `?q=` searches for in the bench; each matches a few hundred part names. */
 export const SEARCH_TERMS = ['brake', 'chain', 'filter', 'lever', 'sprocket', 'mirror', 'clutch', 'piston'];
 

@@ -1,4 +1,5 @@
-// The API of another commit, for benchmarks that measure it beside this checkout's in one run.
+// What the API benchmarks share: the API of another commit, to measure beside this checkout's in
+// one run, and waiting for a started API to be ready.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -36,4 +37,13 @@ export function buildBaseline(ref, dir) {
   }
   execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'api'], { cwd: dir, stdio: 'inherit' });
   return path.join(dir, 'api/dist/server.js');
+}
+
+/** Waits until the API at `base` is ready (GET /health answers 200: the catalogue is read). */
+export async function waitReady(base, { tries = 600 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    const res = await fetch(`${base}/health`).catch(() => undefined);
+    if (res?.status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
