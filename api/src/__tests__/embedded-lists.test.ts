@@ -5,7 +5,7 @@ import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
 import { listAllOrders, orderRules, toOrder } from '../orders/service';
-import { OrderTimeline } from '../orders/timeline';
+import { OrderTimeline, orderTimeline } from '../orders/timeline';
 import { MemoryUserLookup, QueryUserLookup, type UserLookup } from '../users/lookup';
 import { UserModel, userWrites } from '../users/model';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
@@ -128,6 +128,47 @@ describe('the admin list of all orders', () => {
     expect(idsOf(page)).not.toContain(fresh);
     expect(idsOf(page)).not.toContain(hidden);
     expect(page).toEqual(await byQuery(1));
+  });
+
+  it('GET /orders follows every change, asked twice each time (a kept answer would show)', async () => {
+    const viaApi = async () => {
+      const pages = [];
+      for (const _ of [1, 2]) {
+        pages.length = 0;
+        for (let page = 1; page <= 3; page++) {
+          const res = await call<Order[]>(t.base, 'GET', `/orders?page=${page}&limit=7`, {
+            token: admin.token,
+          });
+          expect(res.status).toBe(200);
+          pages.push({ items: res.body, total: Number(res.headers.get('x-total-count')) });
+        }
+      }
+      return pages;
+    };
+    const expected = async () => (await pagesOf(byQuery)).slice(0, 3);
+    expect(await viaApi()).toEqual(await expected());
+
+    // Placed (first on page 1: every page moves), changed in place, hidden, deleted.
+    const placed = await createOrder(Date.now() + 120_000);
+    expect(await viaApi()).toEqual(await expected());
+    const [, shipped, hidden, deleted] = idsOf((await byQuery(1)) as { items: Order[] });
+    await OrderModel.updateOne({ _id: shipped }, { $set: { status: 'shipped' } });
+    expect(await viaApi()).toEqual(await expected());
+    await OrderModel.updateOne({ _id: hidden }, { $set: { hold: 'void' } });
+    await OrderModel.deleteOne({ _id: deleted });
+    const after = await viaApi();
+    expect(after).toEqual(await expected());
+    expect(idsOf(after[0])[0]).toBe(placed);
+    expect(after.flatMap(idsOf)).not.toContain(hidden);
+    expect(after.flatMap(idsOf)).not.toContain(deleted);
+
+    // Behind the API's back, then the hourly whole-collection read: the pages move with it.
+    const [gone] = idsOf(after[1]);
+    await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(gone) });
+    await orderTimeline().refresh();
+    const outside = await viaApi();
+    expect(outside).toEqual(await expected());
+    expect(outside.flatMap(idsOf)).not.toContain(gone);
   });
 
   it('GET /orders pages as the query does (the route the dashboard calls)', async () => {
