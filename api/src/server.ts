@@ -67,10 +67,10 @@ async function main(): Promise<void> {
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
     }
     if (env.MONGODB_EMBEDDED) {
-      // My Order reads each customer's list of order ids there, and a first sign-in the older
-      // orders placed under its address: fill those lists once per database.
+      // A first sign-in there finds the older orders placed under its address in a list by
+      // address: filled once per database.
       await orderListsReady().catch((err: unknown) =>
-        logger.warn({ err: (err as Error).message }, 'order lists not filled at start'),
+        logger.warn({ err: (err as Error).message }, 'legacy order lists not filled at start'),
       );
       // And the admin's lists (every order, every account's email), read once now rather than
       // at the first Manage Order or Manage User.

@@ -8,7 +8,7 @@
 // req/s moves with the hour, CPU per order much less.
 //   npx tsc -b api && node bench/api/orders-scale.mjs   (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_BASELINE_REF=HEAD~1)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import {
   waitForPort,
 } from '../../scripts/services.mjs';
 import { customerTokens, loadApiModels, seedScale } from '../seed-scale/seed.mjs';
-import { buildBaseline, waitReady } from './support.mjs';
+import { buildBaseline, cpuMicros, waitReady } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -33,11 +33,8 @@ const baselineRef = process.env.BENCH_BASELINE_REF ?? 'HEAD~1';
 const CUSTOMERS = 50;
 const connections = 10;
 
-/** CPU time (user + system) a process has used, in ms, from /proc (100 ticks a second). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** CPU time a process has used, in ms. */
+const cpuMs = (pid) => cpuMicros(pid) / 1000;
 
 ensureTools();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-scale-'));
@@ -76,7 +73,7 @@ async function startStack(name, server) {
   });
   children.push(api);
   await waitForPort(port, { child: api });
-  // Ready once the catalogue and the order lists are read.
+  // Ready once the catalogue and the order list are read.
   await waitReady(`http://127.0.0.1:${port}`);
   const { loadEnv } = require(path.join(root, 'api/dist/lib/env.js'));
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));

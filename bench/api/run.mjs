@@ -37,7 +37,7 @@ import {
   loadApiModels,
   seedScale,
 } from '../seed-scale/seed.mjs';
-import { waitReady } from './support.mjs';
+import { cpuMicros, waitReady } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -139,12 +139,6 @@ async function sequentialMs(url, init, n = 3) {
   const started = Date.now();
   for (let i = 0; i < n; i++) await (await fetch(url, init())).arrayBuffer();
   return (Date.now() - started) / n;
-}
-
-/** CPU time (user + system) a process has used, in µs, from /proc (Linux; 100 ticks a second). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /**

@@ -1,7 +1,7 @@
 // What the API benchmarks share: the API of another commit, to measure beside this checkout's in
-// one run, and waiting for a started API to be ready.
+// one run, waiting for a started API to be ready, and a process's CPU time.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,4 +46,9 @@ export async function waitReady(base, { tries = 600 } = {}) {
     if (res?.status === 200) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux; 100 ticks a second). */
+export function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

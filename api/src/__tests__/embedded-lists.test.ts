@@ -131,19 +131,22 @@ describe('the admin list of all orders', () => {
   });
 
   it('GET /orders follows every change, asked twice each time (a kept answer would show)', async () => {
-    const viaApi = async () => {
+    const pass = async () => {
       const pages = [];
-      for (const _ of [1, 2]) {
-        pages.length = 0;
-        for (let page = 1; page <= 3; page++) {
-          const res = await call<Order[]>(t.base, 'GET', `/orders?page=${page}&limit=7`, {
-            token: admin.token,
-          });
-          expect(res.status).toBe(200);
-          pages.push({ items: res.body, total: Number(res.headers.get('x-total-count')) });
-        }
+      for (let page = 1; page <= 3; page++) {
+        const res = await call<Order[]>(t.base, 'GET', `/orders?page=${page}&limit=7`, {
+          token: admin.token,
+        });
+        expect(res.status).toBe(200);
+        pages.push({ items: res.body, total: Number(res.headers.get('x-total-count')) });
       }
       return pages;
+    };
+    // Each time twice: the second pass answers as the first.
+    const viaApi = async () => {
+      const first = await pass();
+      expect(await pass()).toEqual(first);
+      return first;
     };
     const expected = async () => (await pagesOf(byQuery)).slice(0, 3);
     expect(await viaApi()).toEqual(await expected());
