@@ -26,6 +26,6 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 5000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1's only child under `init: true` (or tini in Kubernetes' pause-less
 # pods it is PID 1 itself) and receives SIGTERM directly.
-# A 128 MB old space and 8 MB semi-spaces hold peak RSS under 200 MB at 10,000 parts and 50,000
-# orders (bench/api/README.md): without them V8 grows both with garbage not yet collected.
-CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=8", "api/dist/server.js"]
+# The node flags are API_NODE_ARGS (scripts/services.mjs says why; a deploy test keeps them equal):
+# heap limits that hold peak RSS under 200 MB at scale, and no allocation-site pretenuring.
+CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "api/dist/server.js"]

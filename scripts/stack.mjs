@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
+  API_NODE_ARGS,
   DATA_DIR,
   ROOT,
   assertPortFree,
@@ -201,10 +202,8 @@ export async function startStack(p, { quiet = false, build = true, env = process
   await exec('node', [path.join(ROOT, 'api', 'dist', 'seed-cli.js')], { env: apiEnv });
 
   log('api', `starting the API on :${p.api}…`);
-  // The image's heap limits (deploy/api.Dockerfile): peak RSS under 200 MB at 10,000 parts and
-  // 50,000 orders (bench/api), where V8's defaults grow it with garbage not yet collected.
-  const nodeArgs = ['--max-old-space-size=128', '--max-semi-space-size=8'];
-  const api = run('api', 'node', [...nodeArgs, path.join(ROOT, 'api', 'dist', 'server.js')], {
+  // The image's node flags (heap limits, no pretenuring: see API_NODE_ARGS).
+  const api = run('api', 'node', [...API_NODE_ARGS, path.join(ROOT, 'api', 'dist', 'server.js')], {
     // Development mode on the loopback interface only: this stack runs the auth emulator and
     // stripe-mock, which a production API refuses (api/src/lib/env.ts, productionProblems).
     env: {

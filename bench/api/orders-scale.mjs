@@ -7,6 +7,8 @@
 // prints the CPU time each order cost the API and its FerretDB (from /proc): on two shared cores
 // req/s moves with the hour, CPU per order much less.
 //   npx tsc -b api && node bench/api/orders-scale.mjs   (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_BASELINE_REF=HEAD~1)
+// BENCH_BASELINE_NODE_ARGS runs the baseline's node with other flags (BENCH_BASELINE_REF=HEAD and
+// this flag: the same code, two ways of running it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +25,7 @@ import {
   waitForPort,
 } from '../../scripts/services.mjs';
 import { customerTokens, loadApiModels, seedScale } from '../seed-scale/seed.mjs';
-import { buildBaseline, cpuMicros, waitReady } from './support.mjs';
+import { apiNodeArgs, buildBaseline, cpuMicros, waitReady } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -42,7 +44,7 @@ const children = [];
 const ferrets = [];
 
 /** A FerretDB with the scale data set and an API on it; `server` is the API's `server.js`. */
-async function startStack(name, server) {
+async function startStack(name, server, nodeArgs = apiNodeArgs()) {
   const dbPort = await freePort();
   ferrets.push(await startFerret({ port: dbPort, dataDir: path.join(tmp, name) }));
   const ferret = ferrets.at(-1);
@@ -66,8 +68,8 @@ async function startStack(name, server) {
     MAX_OPEN_ORDERS: '0',
     PORT: String(port),
   };
-  // The image's heap limits (deploy/api.Dockerfile), as bench/api/run.mjs runs it.
-  const api = spawn('node', ['--max-old-space-size=128', '--max-semi-space-size=8', server], {
+  // The image's node flags (deploy/api.Dockerfile) unless told, as bench/api/run.mjs runs it.
+  const api = spawn('node', [...nodeArgs, server], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -121,7 +123,11 @@ async function measure(stack, duration = seconds) {
 try {
   const baselineServer = buildBaseline(baselineRef, path.join(tmp, 'baseline'));
   const stacks = [
-    await startStack(`baseline ${baselineRef}`, baselineServer),
+    await startStack(
+      `baseline ${baselineRef}`,
+      baselineServer,
+      process.env.BENCH_BASELINE_NODE_ARGS?.split(' ').filter(Boolean),
+    ),
     await startStack('this checkout', path.join(root, 'api/dist/server.js')),
   ];
   for (const stack of stacks) await measure(stack, 2); // JIT, connection: not measured

@@ -37,7 +37,7 @@ import {
   loadApiModels,
   seedScale,
 } from '../seed-scale/seed.mjs';
-import { cpuMicros, waitReady } from './support.mjs';
+import { apiNodeArgs, cpuMicros, waitReady } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -109,11 +109,8 @@ const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
 async function startApi(extraEnv) {
   const port = await freePort();
-  // The image's heap limits by default (deploy/api.Dockerfile), so RSS is measured as deployed.
-  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '--max-old-space-size=128 --max-semi-space-size=8')
-    .split(' ')
-    .filter(Boolean);
-  const child = spawn('node', [...nodeArgs, path.join(root, 'api/dist/server.js')], {
+  // The image's node flags by default (deploy/api.Dockerfile), so RSS is measured as deployed.
+  const child = spawn('node', [...apiNodeArgs(), path.join(root, 'api/dist/server.js')], {
     env: { ...baseEnv, ...extraEnv, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

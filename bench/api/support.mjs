@@ -4,8 +4,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_NODE_ARGS } from '../../scripts/services.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The API's node flags: the image's (API_NODE_ARGS), or BENCH_API_NODE_ARGS to try others. */
+export function apiNodeArgs() {
+  const given = process.env.BENCH_API_NODE_ARGS;
+  return given === undefined ? API_NODE_ARGS : given.split(' ').filter(Boolean);
+}
 
 /**
  * Compiles the API of `ref` from `git archive` into `dir` (no stash, no checkout of this

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { API_NODE_ARGS } from '../../scripts/services.mjs';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const FRONT_ENDS = ['shell', 'storefront', 'auth', 'dashboard'];
@@ -212,6 +213,10 @@ describe('docker-compose.yml (production)', () => {
         assert.doesNotMatch(m[2], /seed/, `${file} never seeds`);
       }
     }
+    // The API runs in its image with the flags it is measured and started with locally.
+    const apiImage = readFileSync(path.join(ROOT, 'deploy', 'api.Dockerfile'), 'utf8');
+    const apiCmd = [...apiImage.matchAll(/^CMD\s+(.*)$/gm)].map((m) => JSON.parse(m[1]));
+    assert.deepEqual(apiCmd, [['node', ...API_NODE_ARGS, 'api/dist/server.js']]);
     const frontend = readFileSync(path.join(ROOT, 'deploy', 'frontend.Dockerfile'), 'utf8');
     assert.match(frontend, /npm run build -w \$\{WORKSPACE\}/);
     assert.match(frontend, /find \$\{WORKSPACE\}\/dist -name '\*\.map' -delete/);
