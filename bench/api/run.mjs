@@ -4,9 +4,9 @@
 // user with 100 orders, POST /order from 50 customers (one per connection), the admin's and the
 // signed-in reads, and sign-ins (PUT /user/:email, through the Firebase Auth emulator), against the real
 // API process and its own FerretDB (or the MongoDB that MONGODB_URI names), beside a bare
-// @koa/router hello route measured in the same run. A page and a search are also timed one at a time against an API with
-// the cache off (CATALOG_CACHE_TTL_MS=0) to show what the cache buys. Prints req/s, p50/p99, the ratio to the
-// baseline, and the API's peak RSS (VmHWM from /proc).
+// @koa/router hello route measured in the same run. A page and a search are also timed one at a
+// time against an API with the cache off (CATALOG_CACHE_TTL_MS=0) to show what the cache buys.
+// Prints req/s, p50/p99, the ratio to the baseline, and the API's peak RSS (VmHWM from /proc).
 //   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=5 BENCH_CONNECTIONS=50 BENCH_PAIRS=2)
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
