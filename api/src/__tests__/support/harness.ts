@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { createApp } from '../../app';
-import { connectDb, disconnectDb } from '../../lib/db';
+import { connectDb, disconnectDb, syncIndexes } from '../../lib/db';
 import { loadEnv, type Env } from '../../lib/env';
 import { createLogger, type Logger } from '../../lib/logger';
 import { PartModel } from '../../parts/model';
@@ -54,7 +54,7 @@ export async function startTestApp(
   });
   await connectDb(env);
   await mongoose.connection.dropDatabase();
-  await Promise.all(Object.values(mongoose.models).map((m) => m.createIndexes()));
+  await syncIndexes(env);
   const app = createApp({ env, logger: logger ?? createLogger(env) });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
