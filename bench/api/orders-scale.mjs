@@ -8,7 +8,9 @@
 // req/s moves with the hour, CPU per order much less.
 //   npx tsc -b api && node bench/api/orders-scale.mjs   (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_BASELINE_REF=HEAD~1)
 // BENCH_BASELINE_NODE_ARGS runs the baseline's node with other flags (BENCH_BASELINE_REF=HEAD and
-// this flag: the same code, two ways of running it).
+// this flag: the same code, two ways of running it). BENCH_MAX_OPEN_ORDERS=5 runs both with the
+// open-order cap on, as `npm start` does (default 0: off); each request then comes from the next
+// of BENCH_CUSTOMERS customers (default 50; up to 1998 of the seed's), so that none reaches the cap.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,7 +34,8 @@ const require = createRequire(import.meta.url);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const baselineRef = process.env.BENCH_BASELINE_REF ?? 'HEAD~1';
-const CUSTOMERS = 50;
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
+const openCap = process.env.BENCH_MAX_OPEN_ORDERS ?? '0';
 const connections = 10;
 
 /** CPU time a process has used, in ms. */
@@ -63,9 +66,10 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
     // Production's code paths against the local stand-ins, which production refuses unless told.
     ALLOW_LOCAL_SERVICES: '1',
     LOG_LEVEL: 'warn',
-    // One load generator stands for many shoppers: no per-account order limit, no open-order cap.
+    // One load generator stands for many shoppers: no per-account order limit and, unless told,
+    // no open-order cap.
     RATE_LIMIT_ORDER: '0/60',
-    MAX_OPEN_ORDERS: '0',
+    MAX_OPEN_ORDERS: openCap,
     PORT: String(port),
   };
   // The image's node flags (deploy/api.Dockerfile) unless told, as bench/api/run.mjs runs it.
@@ -96,11 +100,15 @@ async function measure(stack, duration = seconds) {
         method: 'POST',
         path: '/order',
         setupRequest: (req, context) => {
-          context.token ??= stack.tokens[next++ % CUSTOMERS];
+          // With the cap on, every request is another customer's (each would soon have 5 open).
+          const token =
+            openCap === '0'
+              ? (context.token ??= stack.tokens[next++ % CUSTOMERS])
+              : stack.tokens[next++ % CUSTOMERS];
           const partsId = stack.partIds[Math.floor(Math.random() * stack.partIds.length)];
           return {
             ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
             body: JSON.stringify({ partsId, qty: 100 }),
           };
         },
@@ -138,7 +146,8 @@ try {
   const mean = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
   const base = mean(rows.get(stacks[0].name), 'rps');
   console.log(
-    `\nPOST /order on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each; ` +
+    `\nPOST /order on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each, ` +
+      `open-order cap ${openCap === '0' ? 'off' : openCap}, ${CUSTOMERS} customers; ` +
       `${os.cpus().length} CPUs, node ${process.version}`,
   );
   for (const [name, list] of rows) {

@@ -61,7 +61,9 @@ async function indexKeys(): Promise<Map<string, string[]>> {
     const indexes = await m.collection.indexes().catch(() => []);
     found.set(
       m.modelName,
-      indexes.filter((i) => i.name !== '_id_').map((i) => `${JSON.stringify(i.key)}${i.unique ? ' unique' : ''}`),
+      indexes
+        .filter((i) => i.name !== '_id_')
+        .map((i) => `${JSON.stringify(i.key)}${i.unique ? ' unique' : ''}`),
     );
   }
   return found;

@@ -194,6 +194,33 @@ it('kill -9 of the API while 50 customers order and cancel: after a restart the 
   expect(running.ledger.acknowledged.size).toBeGreaterThan(0);
 });
 
+it('the open-order cap still counts after kill -9 and a restart, and a cancelled order frees its slot', async () => {
+  // On the embedded database the count comes from the orders themselves (read at start), with
+  // MongoDB from each customer's slot document: either way a restart forgets nothing.
+  const dbUri = uri('faults_cap');
+  const received = await seedParts(dbUri);
+  const [customer] = customerTokens(1, 'cap');
+  await seedCustomers(dbUri, [got(customer)]);
+  const partsId = [...received.keys()][0];
+  const order = () => send(got(api).base, 'POST', '/order', got(customer).token, { partsId, qty: 100 });
+  api = await startApi(dbUri, { MAX_OPEN_ORDERS: '2' });
+  const placed = [await order(), await order()];
+  expect(placed.map((o) => o.status)).toEqual([201, 201]);
+  expect((await order()).status).toBe(409);
+
+  await kill(api.child, 'SIGKILL');
+  api = await startApi(dbUri, { MAX_OPEN_ORDERS: '2' });
+  const refused = await order();
+  expect(refused.status).toBe(409);
+  expect((refused.body as { error: { message: string } }).error.message).toBe(
+    'You already have 2 unpaid orders. Pay or cancel one of them in My Order before placing another.',
+  );
+  const first = (got(placed[0]).body as { _id: string })._id;
+  expect((await send(got(api).base, 'DELETE', `/order/${first}`, got(customer).token)).status).toBe(200);
+  expect((await order()).status).toBe(201);
+  expect(invariantProblems(await readStock(dbUri), received)).toEqual([]);
+});
+
 it('the database stopped and restarted mid-load: clients get 503 (never a 500 or a hang) and the invariant holds afterwards', async () => {
   const dbUri = uri('faults_db');
   const received = await seedParts(dbUri);

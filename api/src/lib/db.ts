@@ -56,7 +56,11 @@ export async function syncIndexes(env: Pick<Env, 'MONGODB_EMBEDDED'>): Promise<v
   await Promise.all(
     models.map(async (m) => {
       for (const [fields, options] of m.schema.indexes()) {
-        if (options.unique) await m.collection.createIndex(fields as mongo.IndexSpecification, options as mongo.CreateIndexesOptions);
+        if (options.unique)
+          await m.collection.createIndex(
+            fields as mongo.IndexSpecification,
+            options as mongo.CreateIndexesOptions,
+          );
       }
       for (const index of await existingIndexes(m.collection)) {
         if (index.name && index.name !== '_id_' && !index.unique) await m.collection.dropIndex(index.name);
