@@ -195,8 +195,7 @@ it('kill -9 of the API while 50 customers order and cancel: after a restart the 
 });
 
 it('the open-order cap still counts after kill -9 and a restart, and a cancelled order frees its slot', async () => {
-  // On the embedded database the count comes from the orders themselves (read at start), with
-  // MongoDB from each customer's slot document: either way a restart forgets nothing.
+  // Each customer's slots are a document of their own, written before the order takes stock.
   const dbUri = uri('faults_cap');
   const received = await seedParts(dbUri);
   const [customer] = customerTokens(1, 'cap');

@@ -18,8 +18,8 @@ import {
   type OrderDoc,
   type OrderRow,
 } from './model';
-import { databaseSlots, TimelineSlots } from './open-slots';
 import {
+  claimOpenSlot,
   forgetMarks,
   plusMark,
   releaseOpenSlot,
@@ -75,10 +75,6 @@ export function orderRules(
   };
 }
 
-let slotsOfTimeline: TimelineSlots | undefined;
-/** The process's one count of open orders by customer (beside its one timeline). */
-const timelineSlots = () => (slotsOfTimeline ??= new TimelineSlots());
-
 export const openOrdersCapMessage = (cap: number) =>
   `You already have ${cap} unpaid orders. Pay or cancel one of them in My Order before placing another.`;
 
@@ -101,9 +97,8 @@ export async function placeOrder(
   }
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 
-  const slots = rules.timeline ? timelineSlots() : databaseSlots;
   return withOrderBusy(orderId, async () => {
-    if (!(await slots.claim(caller.uid, orderId, rules.maxOpen))) {
+    if (!(await claimOpenSlot(caller.uid, orderId, rules.maxOpen))) {
       throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
     }
     let placed = false;
@@ -112,7 +107,9 @@ export async function placeOrder(
       placed = true;
       return order;
     } finally {
-      await slots.settle(caller.uid, orderId, placed, rules.maxOpen);
+      // A refused or failed order frees its slot (best effort: a stale slot is pruned later);
+      // without a cap it claimed none.
+      if (!placed && rules.maxOpen > 0) await releaseOpenSlot(caller.uid, orderId).catch(() => undefined);
     }
   });
 }

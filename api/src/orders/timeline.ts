@@ -336,19 +336,6 @@ export class OrderTimeline {
   }
 
   /**
-   * A customer's listed orders that may be unpaid and pending (the expiry pass's candidates, a
-   * superset), their rows as for a page: the open-order cap counts those the rows say are open.
-   */
-  async maybeOpenOrdersOf(uid: string): Promise<OrderRow[]> {
-    for (let round = 0; ; round++) {
-      const entries = await this.sorted();
-      const ids = [...(this.customers.get(uid) ?? [])].filter((id) => this.open.has(id));
-      const { rows, done } = await this.rowsOf(entries, ids, round, uid);
-      if (done) return rows;
-    }
-  }
-
-  /**
    * The rows of listed orders, kept or read by `_id` (those read are kept unless a write changed
    * them meanwhile). Ids found deleted or hidden (or, with `uid`, someone else's) were changed by a
    * write no hook saw: they leave the list (or that customer's orders), and `done` says false so
