@@ -288,3 +288,31 @@ it('the journal clean-up pulls the markers of many parts in one command and leav
   // A journal is in no answer: the clean-up drops none.
   parts.forEach((part, i) => expect(catalogue.peekPart(part)).toBe(kept[i]));
 });
+
+it('the journal clean-up of 250 parts at once finishes, and the next command is answered', async () => {
+  // FerretDB 1.24 holds one SQLite connection (of 100) for each statement of an update command
+  // until the command ends: one command for 100 parts or more never finished, and nothing sent
+  // after it on the API's one connection was ever answered.
+  const parts: string[] = [];
+  for (let i = 0; i < 250; i++) parts.push(await insertPart({ availableQty: 1000 }));
+  for (const part of parts) await placeOrder(caller, { partsId: part, qty: 100 }, rules());
+  const commands: string[] = [];
+  mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const outcome = await Promise.race([
+      flushJournal().then(() => 'flushed'),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 30 s'), 30_000))),
+    ]);
+    expect(outcome).toBe('flushed');
+  } finally {
+    clearTimeout(timer);
+    mongoose.set('debug', false);
+  }
+  // In a few commands, not one per part.
+  expect(commands.length).toBeGreaterThan(1);
+  expect(commands.length).toBeLessThan(10);
+  const journals = await PartModel.find({ _id: { $in: parts } }, { journal: 1 }).lean();
+  expect(journals).toHaveLength(250);
+  expect(journals.filter((p) => (p.journal ?? []).length > 0)).toEqual([]);
+});

@@ -48,8 +48,13 @@ function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } |
 // ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
 
 const redundant = new Map<string, Set<string>>();
-/** Parts per clean-up command (a few hundred orders' markers; well under the 16 MB message limit). */
-const FLUSH_BATCH = 500;
+/**
+ * Parts per clean-up command. FerretDB 1.24 keeps each statement's read of an `update` command
+ * open until the whole command ends, one SQLite connection each from a pool of 100: a command
+ * of 100 statements or more waits for a connection that never frees, and every later command on
+ * the API's one connection waits behind it, for good. 50 leaves it room.
+ */
+const FLUSH_BATCH = 50;
 let flushing: Promise<void> | undefined;
 
 /** Queues journal entries that are no longer needed (their order's hold moved past the step). */
