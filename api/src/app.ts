@@ -15,6 +15,7 @@ import { trackRequests } from './lib/lifecycle';
 import type { Logger } from './lib/logger';
 import { createRateLimits, type RateLimits } from './lib/rate-limits';
 import { createStripe } from './lib/stripe';
+import { useOpenSlots } from './orders/open-slots';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
@@ -56,6 +57,7 @@ export function createRoutes({
   catalogue = catalogueFor(env),
   userLookup = userLookupFor(env),
 }: AppDeps): ApiRoutes {
+  useOpenSlots(env);
   const routes = new ApiRoutes({
     title: 'MotoParts API',
     version: '1.0.0',

@@ -195,7 +195,8 @@ it('kill -9 of the API while 50 customers order and cancel: after a restart the 
 });
 
 it('the open-order cap still counts after kill -9 and a restart, and a cancelled order frees its slot', async () => {
-  // Each customer's slots are a document of their own, written before the order takes stock.
+  // The embedded database's API counts the cap from the customer's orders as read at start, so
+  // what the killed process knew is not lost with it.
   const dbUri = uri('faults_cap');
   const received = await seedParts(dbUri);
   const [customer] = customerTokens(1, 'cap');

@@ -4,7 +4,7 @@ import { createLogger } from '../lib/logger';
 import { OrderModel, type OrderDoc } from '../orders/model';
 import { PartModel } from '../parts/model';
 import { expireDue } from '../orders/jobs';
-import { orderRules } from '../orders/service';
+import { openOrdersCapMessage, orderRules } from '../orders/service';
 import { flushJournal, recoverOnce } from '../orders/stock';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
@@ -17,6 +17,8 @@ import { postSucceededWebhook } from './support/stripe-proxy';
 
 jest.setTimeout(300_000);
 
+/** Low enough that the seeded sequence meets it. */
+const CAP = 3;
 let t: TestApp;
 let admin: Account;
 const customers: Account[] = [];
@@ -25,7 +27,7 @@ const adminEmail = uniqueEmail('admin');
 beforeAll(async () => {
   t = await startTestApp('order_property', {
     ADMIN_EMAILS: adminEmail,
-    MAX_OPEN_ORDERS: '4',
+    MAX_OPEN_ORDERS: String(CAP),
     // Hundreds of orders from a few accounts: the per-account order limit is not under test here.
     RATE_LIMIT_ORDER: '0/60',
   });
@@ -84,13 +86,18 @@ it('500 random orders, cancels, restocks, payments, shipments and expiries keep 
     const r = random();
     if (r < 0.4) {
       const who = pick(customers);
+      const mine = open.filter((o) => o.who === who).length;
       const res = await call<Order>(t.base, 'POST', '/order', {
         token: who.token,
         body: { partsId: pick(partIds), qty: 100 + 50 * Math.floor(random() * 7) },
       });
       expect([201, 409]).toContain(res.status);
+      // The cap refuses exactly when the customer has CAP open orders (other 409s: out of stock).
+      const { error } = res.body as unknown as { error?: { message?: string } };
+      const capped = res.status === 409 && error?.message === openOrdersCapMessage(CAP);
+      expect({ mine, capped }).toEqual({ mine, capped: mine >= CAP });
       if (res.status === 201) open.push({ order: res.body, who });
-      count(`order ${res.status}`);
+      count(capped ? 'order 409 cap' : `order ${res.status}`);
     } else if (r < 0.58 && open.length > 0) {
       const { order, who } = got(open.splice(Math.floor(random() * open.length), 1)[0]);
       const res = await call(t.base, 'DELETE', `/order/${order._id}`, { token: who.token });
@@ -147,6 +154,7 @@ it('500 random orders, cancels, restocks, payments, shipments and expiries keep 
     expect.arrayContaining([
       'order 201',
       'order 409',
+      'order 409 cap',
       'cancel',
       'restock',
       'pay',

@@ -137,6 +137,14 @@ describe('per-customer cap on open orders', () => {
     expect((await postSucceeded(paid._id, Math.round(paid.price * 100), 'pi_cap_paid')).status).toBe(200);
     expect((await order(who, partsId)).status).toBe(201);
   });
+
+  it('five presses at once from a customer with no open order place exactly three', async () => {
+    const who = await account(t.base, uniqueEmail('burst'), 'Burst Customer');
+    const partsId = await insertPart({ availableQty: 10_000 });
+    const burst = await Promise.all(Array.from({ length: 5 }, () => order(who, partsId)));
+    expect(burst.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409]);
+    expect(await stockOf(partsId)).toBe(9700);
+  });
 });
 
 describe('cancelling and shipping', () => {

@@ -56,6 +56,11 @@ orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
 export const HIDDEN_HOLDS: readonly (OrderHold | null | undefined)[] = ['reserving', 'void'];
 export const isListed = (hold: OrderHold | null | undefined) => !HIDDEN_HOLDS.includes(hold);
 
+/** Unpaid, pending and holding stock (or on its way to): what the per-customer cap counts. */
+export function isOpen(order: Pick<OrderDoc, 'paid' | 'status' | 'hold'>): boolean {
+  return !order.paid && order.status === 'pending' && order.hold !== 'released' && order.hold !== 'releasing';
+}
+
 /**
  * What a write did to the orders, for what the embedded database's API keeps in memory about
  * them (the admin's list, orders/timeline.ts; My Order's pages, orders/service.ts): an order saved

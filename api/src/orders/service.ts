@@ -6,6 +6,7 @@ import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
+import { openSlots } from './open-slots';
 import { orderTimeline } from './timeline';
 import {
   addLegacyOrderIds,
@@ -18,16 +19,7 @@ import {
   type OrderDoc,
   type OrderRow,
 } from './model';
-import {
-  claimOpenSlot,
-  forgetMarks,
-  plusMark,
-  releaseOpenSlot,
-  releaseOrder,
-  takeStock,
-  undoTake,
-  withOrderBusy,
-} from './stock';
+import { forgetMarks, plusMark, releaseOrder, takeStock, undoTake, withOrderBusy } from './stock';
 
 export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Order {
   const expiresAt =
@@ -97,8 +89,9 @@ export async function placeOrder(
   }
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 
+  const slots = openSlots();
   return withOrderBusy(orderId, async () => {
-    if (!(await claimOpenSlot(caller.uid, orderId, rules.maxOpen))) {
+    if (!(await slots.claim(caller.uid, orderId, rules.maxOpen))) {
       throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
     }
     let placed = false;
@@ -107,9 +100,7 @@ export async function placeOrder(
       placed = true;
       return order;
     } finally {
-      // A refused or failed order frees its slot (best effort: a stale slot is pruned later);
-      // without a cap it claimed none.
-      if (!placed && rules.maxOpen > 0) await releaseOpenSlot(caller.uid, orderId).catch(() => undefined);
+      await slots.settle(caller.uid, orderId, placed, rules.maxOpen);
     }
   });
 }
@@ -391,7 +382,7 @@ export async function setShippingStatus(
     { new: true },
   ).lean<OrderDoc>();
   if (doc) {
-    if (status === 'shipped') await releaseOpenSlot(doc.uid ?? doc.user, id);
+    if (status === 'shipped') await openSlots().release(doc.uid ?? doc.user, id);
     return toOrder(doc, rules);
   }
   const exists = await OrderModel.findById(id, { status: 1, hold: 1 }).lean<OrderDoc>();
@@ -419,6 +410,6 @@ export async function markPaid(
     { $set: { paid: true, transactionId, paidAt: new Date() } },
     { new: true },
   ).lean<OrderDoc>();
-  if (doc) await releaseOpenSlot(doc.uid ?? doc.user, orderId);
+  if (doc) await openSlots().release(doc.uid ?? doc.user, orderId);
   return doc ?? undefined;
 }

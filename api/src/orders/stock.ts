@@ -1,7 +1,8 @@
 import { Types, type mongo } from 'mongoose';
 import type { Logger } from '../lib/logger';
 import { PartModel, type PartDoc } from '../parts/model';
-import { OpenOrdersModel, OrderModel, OrderReleaseModel, type OrderDoc } from './model';
+import { OrderModel, OrderReleaseModel, type OrderDoc } from './model';
+import { openSlots } from './open-slots';
 
 /*
  * Crash-consistent stock (design and failure cases: api/README.md, "Stock that survives crashes").
@@ -105,53 +106,6 @@ export async function flushJournal(): Promise<void> {
   return flushing;
 }
 
-// ---- the per-customer cap on open orders ----
-
-/** Claims one of the customer's `cap` open-order slots for `orderId`; false when all are taken. */
-export async function claimOpenSlot(customer: string, orderId: string, cap: number): Promise<boolean> {
-  if (cap <= 0) return true;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const doc = await OpenOrdersModel.findOneAndUpdate(
-        { _id: customer, [`open.${cap - 1}`]: { $exists: false } },
-        { $addToSet: { open: orderId } },
-        { upsert: true, new: true },
-      ).lean();
-      if (doc) return true;
-    } catch (err) {
-      // The upsert found the customer's document full (duplicate _id): the cap is reached.
-      if ((err as { code?: unknown }).code !== 11000) throw err;
-    }
-    // Before refusing, drop entries of orders that are no longer open (left by a crash).
-    if (!(await pruneOpenSlots(customer))) return false;
-  }
-  return false;
-}
-
-async function pruneOpenSlots(customer: string): Promise<boolean> {
-  const doc = await OpenOrdersModel.findById(customer).lean();
-  const stale: string[] = [];
-  for (const id of doc?.open ?? []) {
-    const order = Types.ObjectId.isValid(id)
-      ? await OrderModel.findById(id, { paid: 1, status: 1, hold: 1 }).lean<OrderDoc>()
-      : null;
-    if (!order || !isOpen(order)) stale.push(id);
-  }
-  if (stale.length === 0) return false;
-  await OpenOrdersModel.updateOne({ _id: customer }, { $pullAll: { open: stale } });
-  return true;
-}
-
-/** Frees an order's slot (exact `_id` update; a missed one is pruned when it matters). */
-export async function releaseOpenSlot(customer: string, orderId: string): Promise<void> {
-  await OpenOrdersModel.updateOne({ _id: customer }, { $pull: { open: orderId } });
-}
-
-/** Unpaid, pending and holding stock (or on its way to). */
-export function isOpen(order: Pick<OrderDoc, 'paid' | 'status' | 'hold'>): boolean {
-  return !order.paid && order.status === 'pending' && order.hold !== 'released' && order.hold !== 'releasing';
-}
-
 // ---- the steps ----
 
 /** What the stock steps need of an order: its id, its part and how many pieces. */
@@ -211,7 +165,7 @@ export async function finishRelease(
     await OrderModel.deleteOne({ _id: id });
   }
   forgetMarks(String(order.partsId), [plusMark(id, order.qty), minusMark(id, order.qty)]);
-  await releaseOpenSlot(order.uid ?? order.user, id);
+  await openSlots().release(order.uid ?? order.user, id);
   await OrderReleaseModel.deleteOne({ _id: id });
 }
 
@@ -351,7 +305,7 @@ export async function recoverOnce({
         // Never acknowledged: give the pieces back if they were taken, then forget the order.
         await undoTake(order);
         await OrderModel.deleteOne({ _id: id, hold: 'reserving' });
-        await releaseOpenSlot(order.uid ?? order.user, id);
+        await openSlots().release(order.uid ?? order.user, id);
         report.undone += 1;
         log?.warn(
           { orderId: id, partId: String(order.partsId), qty: order.qty },

@@ -1,5 +1,13 @@
 import { LRUCache } from 'lru-cache';
-import { isListed, OrderModel, orderChanges, type OrderChange, type OrderDoc, type OrderRow } from './model';
+import {
+  isListed,
+  isOpen,
+  OrderModel,
+  orderChanges,
+  type OrderChange,
+  type OrderDoc,
+  type OrderRow,
+} from './model';
 
 /**
  * An order's place in the list. GET /orders reads newest first, `_id` descending on ties
@@ -27,6 +35,8 @@ const MAX_ROWS = 60_000;
 const LOAD_BATCH = 500;
 /** Ids per `_id: {$in}` read: the embedded FerretDB answers up to 500 from its index. */
 const IN_BATCH = 500;
+/** Rounds of dropping orders found changed behind the API's back before an answer stands. */
+const LAST_ROUND = 4;
 
 /**
  * One copy of each repeated text of the rows (part ids and names, customers' emails and names,
@@ -231,6 +241,33 @@ export class OrderTimeline {
   }
 
   /**
+   * The customer's listed orders that may be unpaid and pending (a superset: see `open`); null
+   * while the list is not read.
+   */
+  maybeOpenOrdersOf(uid: string): string[] | null {
+    if (!this.entries) return null;
+    return [...(this.customers.get(uid) ?? [])].filter((id) => this.open.has(id));
+  }
+
+  /**
+   * Which of the customer's orders `ids` are open, from their rows (kept, or read by `_id`). Those
+   * found closed leave the expiry candidates too, unless a write changed them while they were read.
+   */
+  async openAmong(uid: string, ids: string[]): Promise<Set<string>> {
+    const read = this.watch();
+    try {
+      const { rows } = await this.rowsOf(await this.sorted(), ids, LAST_ROUND, uid);
+      const open = new Set(rows.filter((row) => isOpen(row)).map((row) => String(row._id)));
+      for (const id of ids) {
+        if (!open.has(id) && !read.all && !read.ids.has(id)) this.open.delete(id);
+      }
+      return open;
+    } finally {
+      this.reads.delete(read);
+    }
+  }
+
+  /**
    * The expiry pass read these (at `version`) and found them not due: forget those that nothing
    * changed since. Only one pass runs at a time, so older marks are done with.
    */
@@ -375,7 +412,7 @@ export class OrderTimeline {
     const listed = (row: OrderRow | undefined): row is OrderRow =>
       !!row && isListed(row.hold) && (uid === undefined || row.uid === uid);
     const gone = ids.filter((id) => !listed(found.get(id)));
-    if (gone.length === 0 || entries !== this.entries || round === 4) {
+    if (gone.length === 0 || entries !== this.entries || round >= LAST_ROUND) {
       return { rows: ids.map((id) => found.get(id)).filter(listed), done: true };
     }
     for (const id of gone) {
