@@ -4,6 +4,9 @@
 // and deletes by `sjson->'$._id'`: the same value, a different expression, so SQLite never uses
 // the index and every lookup by _id reads the whole collection (≈ 180 ms at 50,000 orders, a
 // conditional update ≈ 2 s). It also pushes an _id down only when _id is the filter's only key.
+// And its `update` command keeps each statement's read open until the whole command ends, one
+// SQLite connection each from a pool of 100: a command of 100 statements or more waited for ever
+// for a connection, and so did every later command of every client until a restart.
 // Go offers no way to patch one file of a dependency in place (`go build -overlay` refuses files
 // in the module cache), so the module is copied out of the cache, patched, and used through a
 // `replace` in a build-only copy of tools/go.mod. tools/go.mod itself stays the plain upstream.
@@ -93,6 +96,27 @@ export const FERRETDB_PATCHES = [
 )
 
 ${ID_IN_CLAUSE}`,
+    count: 1,
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    // Inside the loop over the statements: deferred, every statement's read stayed open.
+    find: `		closer := iterator.NewMultiCloser()
+		defer closer.Close()
+`,
+    replace: `		closer := iterator.NewMultiCloser()
+`,
+    count: 1,
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    // Nothing returns between the read and this call, so the read is closed on every path.
+    find: `		result, err := common.UpdateDocument(ctx, c, "update", iter, &u)
+`,
+    replace: `		result, err := common.UpdateDocument(ctx, c, "update", iter, &u)
+		// MotoParts patch: this statement's read closed now, not when the command ends.
+		closer.Close()
+`,
     count: 1,
   },
 ];

@@ -37,6 +37,35 @@ it('50 concurrent plain $inc lose no update', async () => {
   expect((await PartModel.findById(id).lean())?.availableQty).toBe(350);
 });
 
+it('an update command of 150 statements is answered, and so is the next command', async () => {
+  // Stock FerretDB 1.24 held one SQLite connection (of 100) per statement until the command
+  // ended: this command never finished, and nothing after it on the connection was answered.
+  // The embedded build closes each statement's read at once (scripts/ferretdb-build.mjs).
+  const ids = await Promise.all(Array.from({ length: 150 }, () => insertPart({ availableQty: 10 })));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const outcome = await Promise.race([
+      PartModel.collection
+        .bulkWrite(
+          ids.map((id) => ({
+            updateOne: {
+              filter: { _id: new mongoose.Types.ObjectId(id) },
+              update: { $inc: { availableQty: 1 } },
+            },
+          })),
+          { ordered: false },
+        )
+        .then((res) => `modified ${res.modifiedCount}`),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 30 s'), 30_000))),
+    ]);
+    expect(outcome).toBe('modified 150');
+  } finally {
+    clearTimeout(timer);
+  }
+  const parts = await PartModel.find({ _id: { $in: ids } }, { availableQty: 1 }).lean();
+  expect(parts.map((p) => p.availableQty)).toEqual(ids.map(() => 11));
+});
+
 it('the embedded FerretDB answers a lookup by _id (or by a list of ids) from the _id index, also with other conditions', async () => {
   // Upstream FerretDB 1.24 reads the whole collection for these (its query never matches the
   // index it builds); the tools build patches that (scripts/ferretdb-build.mjs). MongoDB always

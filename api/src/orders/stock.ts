@@ -50,10 +50,11 @@ function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } |
 
 const redundant = new Map<string, Set<string>>();
 /**
- * Parts per clean-up command. FerretDB 1.24 keeps each statement's read of an `update` command
- * open until the whole command ends, one SQLite connection each from a pool of 100: a command
- * of 100 statements or more waits for a connection that never frees, and every later command on
- * the API's one connection waits behind it, for good. 50 leaves it room.
+ * Parts per clean-up command. Stock FerretDB 1.24 keeps each statement's read of an `update`
+ * command open until the whole command ends, one SQLite connection each from a pool of 100: a
+ * command of 100 statements or more waits for a connection that never frees, and every later
+ * command on the API's one connection waits behind it, for good. The embedded build closes each
+ * read at once (scripts/ferretdb-build.mjs); 50 keeps a stock FerretDB given by MONGODB_URI safe.
  */
 const FLUSH_BATCH = 50;
 let flushing: Promise<void> | undefined;
