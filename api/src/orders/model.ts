@@ -202,8 +202,9 @@ export const OrderKeyModel = model('OrderKey', orderKeySchema);
 /**
  * Each customer's open (unpaid, not expired) order ids, keyed by the customer so the cap check
  * is one conditional update on one small document. Used with MONGODB_URI only: the embedded
- * database's one API process counts them in memory (orders/open-slots.ts). It may briefly list an order that is no
- * longer open (a crash between steps); such entries are pruned when they would refuse an order.
+ * database's one API process counts them in memory (orders/open-slots.ts). It may briefly list
+ * an order that is no longer open (a crash between steps); such entries are pruned when they
+ * would refuse an order.
  */
 const openOrdersSchema = new Schema(
   {
