@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
-import { isOpen, OpenOrdersModel, OrderModel, type OrderDoc } from './model';
+import { isListed, isOpen, OpenOrdersModel, OrderModel, type OrderDoc } from './model';
 import { orderTimeline } from './timeline';
 
 /** The per-customer cap on unpaid orders (MAX_OPEN_ORDERS), claimed before an order takes stock. */
@@ -88,28 +88,30 @@ export class MemorySlots implements OpenSlots {
       }
       // Placed already (an Idempotency-Key retry whose first answer was lost): its own slot.
       if (candidates.includes(orderId)) return true;
-      const placing = this.placing.get(uid) ?? new Set<string>();
-      if (placing.has(orderId)) return true;
-      const open = new Set(candidates.filter((id) => !closed.has(id)));
-      for (const id of placing) open.add(id);
-      if (open.size < cap) {
-        this.placing.set(uid, placing.add(orderId));
-        return true;
-      }
+      const open = candidates.filter((id) => !closed.has(id));
+      if (this.take(uid, orderId, cap, open)) return true;
       if (closed.size > 0 || candidates.length === 0) return false;
       const stillOpen = await timeline.openAmong(uid, candidates);
       closed = new Set(candidates.filter((id) => !stillOpen.has(id)));
       if (closed.size === 0) return false;
     }
     // The list could not be read into memory: count from the database (a scan, but rare).
+    const unpaid = await OrderModel.find(
+      { uid, paid: false, status: 'pending' },
+      { paid: 1, status: 1, hold: 1 },
+    ).lean<OrderDoc[]>();
+    const open = unpaid.filter((o) => isListed(o.hold) && isOpen(o)).map((o) => String(o._id));
+    return open.includes(orderId) || this.take(uid, orderId, cap, open);
+  }
+
+  /**
+   * Counts `open` (the customer's open orders) and their orders being placed, and claims a slot
+   * for `orderId` if one is free: one synchronous step, so two claims cannot both take the last.
+   */
+  private take(uid: string, orderId: string, cap: number, open: string[]): boolean {
     const placing = this.placing.get(uid) ?? new Set<string>();
-    const open = await OrderModel.find(
-      { uid, paid: false, status: 'pending', hold: { $nin: ['reserving', 'releasing', 'released', 'void'] } },
-      { _id: 1 },
-    ).lean<{ _id: Types.ObjectId }[]>();
-    const ids = new Set([...open.map((o) => String(o._id)), ...placing]);
-    if (ids.has(orderId)) return true;
-    if (ids.size >= cap) return false;
+    if (placing.has(orderId)) return true;
+    if (new Set([...open, ...placing]).size >= cap) return false;
     this.placing.set(uid, placing.add(orderId));
     return true;
   }

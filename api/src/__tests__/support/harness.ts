@@ -115,6 +115,21 @@ export async function call<T = unknown>(
   return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
 
+/** What `work` gave, or "still waiting after N s" when it took longer (a hang fails the test). */
+export async function settledWithin<T>(work: Promise<T>, ms: number): Promise<T | string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<string>(
+        (resolve) => (timer = setTimeout(() => resolve(`still waiting after ${ms / 1000} s`), ms)),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function insertPart(
   overrides: Partial<{
     name: string;
