@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 /** The parts of a remote (`<remote>-mfe/src`): its app, its features, and what its features share. */
@@ -162,6 +163,16 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   boundaryRules,
+  {
+    // A pattern that backtracks super-linearly lets one request-sized input hold the event loop:
+    // every pattern in the repository must match in linear time.
+    files: ['**/*.{ts,tsx,js,cjs,mjs}'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
   {
     // Scripts served to the browser under test (e.g. the Stripe.js stand-in).
     files: ['e2e/tests/fixtures/**/*.js'],

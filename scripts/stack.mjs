@@ -187,6 +187,8 @@ export async function startStack(p, { quiet = false, build = true, env = process
     'RATE_LIMIT_ORDER',
     'RATE_LIMIT_REVIEW',
     'RATE_LIMIT_LISTING',
+    'RATE_LIMIT_LISTING_ACCOUNT',
+    'RATE_LIMIT_STRIPE',
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }

@@ -9,6 +9,7 @@ import { errorHandler } from './http/errors';
 import { sendTaggedJson } from './http/etag';
 import { ApiRoutes } from './http/openapi';
 import { requestLog } from './http/request-log';
+import { refuseLongUrls } from './http/request-line';
 import { taggedJson } from './lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from './lib/env';
 import { trackRequests } from './lib/lifecycle';
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));
+  app.use(refuseLongUrls());
   app.use(cached.middleware());
   app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS }));
   app.use(router.routes());

@@ -71,6 +71,7 @@ const baseEnv = {
   // One load generator on one address stands for many shoppers: the per-address and per-account
   // abuse limits and the open-order cap would answer 429/409 instead of doing the work measured.
   RATE_LIMIT_LISTING: '0/60',
+  RATE_LIMIT_LISTING_ACCOUNT: '0/60',
   RATE_LIMIT_ORDER: '0/60',
   MAX_OPEN_ORDERS: '0',
 };

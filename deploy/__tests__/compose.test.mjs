@@ -208,14 +208,14 @@ describe('docker-compose.yml (production)', () => {
       for (const m of text.matchAll(/^FROM\s+node:(\d+)/gm)) {
         assert.ok(['22', '24'].includes(m[1]), `${file} uses a current LTS Node, not ${m[1]}`);
       }
-      for (const m of text.matchAll(/^CMD\s+(.*)$/gm)) assertExecForm(`${file} CMD`, JSON.parse(m[1]));
-      for (const m of text.matchAll(/^(RUN|CMD|ENTRYPOINT)\s+(.*)$/gm)) {
+      for (const m of text.matchAll(/^CMD\s+(\S.*)$/gm)) assertExecForm(`${file} CMD`, JSON.parse(m[1]));
+      for (const m of text.matchAll(/^(RUN|CMD|ENTRYPOINT)\s+(\S.*)$/gm)) {
         assert.doesNotMatch(m[2], /seed/, `${file} never seeds`);
       }
     }
     // The API runs in its image with the flags it is measured and started with locally.
     const apiImage = readFileSync(path.join(ROOT, 'deploy', 'api.Dockerfile'), 'utf8');
-    const apiCmd = [...apiImage.matchAll(/^CMD\s+(.*)$/gm)].map((m) => JSON.parse(m[1]));
+    const apiCmd = [...apiImage.matchAll(/^CMD\s+(\S.*)$/gm)].map((m) => JSON.parse(m[1]));
     assert.deepEqual(apiCmd, [['node', ...API_NODE_ARGS, 'api/dist/server.js']]);
     const frontend = readFileSync(path.join(ROOT, 'deploy', 'frontend.Dockerfile'), 'utf8');
     assert.match(frontend, /npm run build -w \$\{WORKSPACE\}/);

@@ -218,7 +218,7 @@ test.describe('session renewal', () => {
 
     // Replace our token with one that expired an hour ago (the user stays remembered).
     const expired = await page.evaluate((email) => {
-      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/={1,2}$/, '');
       const token = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ email, exp: Math.floor(Date.now() / 1000) - 3600 })}.x`;
       localStorage.setItem('accessToken', token);
       return token;
@@ -238,7 +238,7 @@ test.describe('session renewal', () => {
 
   test('an expired token with no Firebase user signs out and guards still redirect', async ({ page }) => {
     await page.addInitScript(() => {
-      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/={1,2}$/, '');
       const email = 'gone@motoparts.test';
       localStorage.setItem('accessToken', `${b64({ alg: 'HS256' })}.${b64({ email, exp: 1 })}.x`);
       localStorage.setItem(

@@ -24,7 +24,12 @@ function roundedDigits(abs: number, digits: number): { whole: string; fraction: 
   return { whole: all.slice(0, all.length - digits), fraction: all.slice(all.length - digits) };
 }
 
-const grouped = (whole: string): string => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** Digits with a comma before every group of three from the right: 1234567 → 1,234,567. */
+function grouped(whole: string): string {
+  let out = whole.slice(0, ((whole.length - 1) % 3) + 1);
+  for (let i = out.length; i < whole.length; i += 3) out += `,${whole.slice(i, i + 3)}`;
+  return out;
+}
 
 /** Intl's sign: a minus for negative numbers, negative zero included. */
 const signOf = (n: number): string => (n < 0 || Object.is(n, -0) ? '-' : '');
@@ -42,6 +47,6 @@ export function formatCount(n: number): string {
   const sign = signOf(n);
   if (!Number.isFinite(n)) return `${sign}${Number.isNaN(n) ? 'NaN' : '∞'}`;
   const { whole, fraction } = roundedDigits(Math.abs(n), 3);
-  const decimals = fraction.replace(/0+$/, '');
+  const decimals = fraction.replace(/0{1,3}$/, ''); // `fraction` has three digits
   return `${sign}${grouped(whole)}${decimals ? `.${decimals}` : ''}`;
 }

@@ -1,7 +1,7 @@
 import type { Order } from '@motoparts/contracts';
 import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
-import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { call, insertPart, startPayment, startTestApp, type TestApp } from './support/harness';
 
 // Every endpoint × {anonymous, customer, another customer, admin}, with the exact status.
 // "customer" owns the data the row acts on; "other" is a second, unrelated customer.
@@ -15,6 +15,8 @@ interface Fixture {
   admin: Account;
   partId: string;
   orderId: string;
+  /** The PaymentIntent started for `orderId`. */
+  intentId: string;
 }
 
 interface Row {
@@ -142,7 +144,7 @@ const ROWS: Row[] = [
     name: 'PATCH /order/:id',
     method: 'PATCH',
     path: (f) => `/order/${f.orderId}`,
-    body: () => ({ transactionId: 'pi_not_real' }),
+    body: (f) => ({ transactionId: f.intentId }),
     expect: { anon: 401, customer: 200, other: 403, admin: 403 },
   },
   {
@@ -250,8 +252,9 @@ beforeAll(async () => {
   });
   const people = await cast(t.base, adminEmail);
   const partId = await insertPart({ availableQty: 1_000_000 });
-  f = { ...people, partId, orderId: '' };
+  f = { ...people, partId, orderId: '', intentId: '' };
   f.orderId = await newOrder(f);
+  f.intentId = await startPayment(t.base, f.customer.token, f.orderId);
 });
 afterAll(() => t.close());
 

@@ -3,7 +3,7 @@ import { PartModel } from '../parts/model';
 import { ReviewModel } from '../reviews/model';
 import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
-import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { call, insertPart, startPayment, startTestApp, type TestApp } from './support/harness';
 
 type Err = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
 
@@ -12,6 +12,7 @@ let customer: Account;
 let admin: Account;
 let partId: string;
 let orderId: string;
+let intentId: string;
 const adminEmail = uniqueEmail('admin');
 
 beforeAll(async () => {
@@ -23,6 +24,7 @@ beforeAll(async () => {
     body: { partsId: partId, qty: 100 },
   });
   orderId = order.body._id;
+  intentId = await startPayment(t.base, customer.token, orderId);
 });
 afterAll(() => t.close());
 
@@ -108,7 +110,7 @@ const ENDPOINTS: Endpoint[] = [
     method: 'PATCH',
     path: () => `/order/${orderId}`,
     as: 'customer',
-    valid: () => ({ transactionId: 'pi_x' }),
+    valid: () => ({ transactionId: intentId }),
     fields: { transactionId: req('string') },
   },
   {
@@ -374,6 +376,32 @@ describe('malformed path parameters and queries', () => {
       expect(res.status).toBe(400);
       expect(pathsOf(res)).toEqual([field]);
     }
+  });
+});
+
+describe('request-sized input', () => {
+  it.each([
+    ['GET', `/parts?q=${'x'.repeat(5000)}`],
+    ['GET', `/parts?limit=5&junk=${'x'.repeat(4096)}`],
+    ['GET', `/review?${'a=1&'.repeat(1100)}`],
+    ['GET', `/parts/${'a'.repeat(5000)}`],
+    ['PUT', `/user/${'a'.repeat(4100)}%40example.com`],
+  ])('%s of a URL over 4 KB → 414 before any work', async (method, path) => {
+    const res = await call<Err>(t.base, method, path, { token: customer.token });
+    expect(res.status).toBe(414);
+    expect(res.body.error).toEqual({
+      code: 'URI_TOO_LONG',
+      message: 'The URL is too long: at most 4096 characters.',
+    });
+  });
+
+  it('an email pattern never runs on an over-long address: a 400 naming the field', async () => {
+    // `a@` + `a.`×2000 + `@`: quadratic for a backtracking pattern; refused here on its length.
+    const res = await call<Err>(t.base, 'GET', `/user/a%40${'a.'.repeat(2000)}%40`, {
+      token: customer.token,
+    });
+    expect(res.status).toBe(400);
+    expect(pathsOf(res)).toEqual(['email']);
   });
 });
 

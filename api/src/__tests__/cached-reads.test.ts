@@ -56,8 +56,8 @@ describe('the shortcut itself', () => {
     expect(res.headers.get('etag')).toBe(entry.etag);
     expect(res.headers.get('x-total-count')).toBe('42');
     expect(res.headers.get('link')).toBe(
-      '</list?page=1&limit=10>; rel="first", </list?page=1&limit=10>; rel="prev", ' +
-        '</list?page=3&limit=10>; rel="next", </list?page=5&limit=10>; rel="last"',
+      '</list?limit=10&page=1>; rel="first", </list?limit=10&page=1>; rel="prev", ' +
+        '</list?limit=10&page=3>; rel="next", </list?limit=10&page=5>; rel="last"',
     );
     expect(counted).toBe(1);
     const notModified = await get('/list?page=2&limit=10', { headers: { 'if-none-match': entry.etag } });

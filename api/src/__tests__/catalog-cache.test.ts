@@ -1,6 +1,6 @@
 import type { Order, Part, Review } from '@motoparts/contracts';
 import { partListQuerySchema } from '@motoparts/contracts';
-import { CatalogCache, type Loaded } from '../lib/catalog-cache';
+import { build, CatalogCache, entryBytes, type Loaded } from '../lib/catalog-cache';
 import { PartCatalogue } from '../parts/catalogue';
 import { catalogWriteScope, PartModel } from '../parts/model';
 import { listParts } from '../parts/service';
@@ -329,17 +329,20 @@ describe('one catalogue per app', () => {
 
 describe('a part’s own answer', () => {
   it('is made for every part at warm-up and not pushed out by the list pages kept after it', async () => {
-    const catalogue = new PartCatalogue({ ttlMs: Infinity });
+    const maxBytes = 1 << 20;
+    const catalogue = new PartCatalogue({ ttlMs: Infinity, maxBytes });
     const id = await insertPart({ availableQty: 10 });
     await catalogue.warm();
     const kept = catalogue.peekPart(id);
     expect(kept).toBeDefined();
-    // More distinct searches than the list pages' cache holds entries: the oldest of those go,
-    // the parts' answers stay (shoppers browse pages, then open parts).
-    for (let i = 0; i <= 15_000; i++) {
+    // More distinct searches than the list pages' budget holds: the oldest of those go, the
+    // parts' answers stay (shoppers browse pages, then open parts).
+    const searches = 15_000;
+    for (let i = 0; i < searches; i++) {
       await catalogue.listAnswer(partListQuerySchema.parse({ q: `no such part ${i}` }));
     }
-    expect(catalogue.size).toBeLessThanOrEqual(15_000);
+    expect(catalogue.size).toBeLessThan(searches);
+    expect(catalogue.sizeBytes).toBeLessThanOrEqual(maxBytes);
     expect(catalogue.peekPart(id)).toBe(kept);
     expect(catalogue.peekPart(id.toUpperCase())).toBe(kept);
   });
@@ -375,7 +378,7 @@ describe('CatalogCache', () => {
     const promise = new Promise<Loaded>((r) => (resolve = r));
     return { promise, resolve };
   };
-  const opts = { ttlMs: Infinity, maxBytes: 1 << 20, maxEntries: 100 };
+  const opts = { ttlMs: Infinity, maxBytes: 1 << 20 };
 
   it('does not store a load that a write overtook, and a caller arriving after the write reads again', async () => {
     const cache = new CatalogCache(opts);
@@ -433,14 +436,16 @@ describe('CatalogCache', () => {
   });
 
   it('stays within its byte budget, dropping the least recently used entries', async () => {
-    const cache = new CatalogCache({ ...opts, maxBytes: 250 });
     const load = (c: string) => async () => ({ value: c.repeat(98) }); // 100 bytes of JSON
+    // Room for two such entries (body, key and bookkeeping), not three.
+    const one = entryBytes('a', build({ value: 'a'.repeat(98) }, 0));
+    const cache = new CatalogCache({ ...opts, maxBytes: Math.floor(2.5 * one) });
     await cache.get('a', load('a'));
     await cache.get('b', load('b'));
     await cache.get('a', load('a')); // a is now the most recent
     await cache.get('c', load('c'));
     expect(cache.size).toBe(2);
-    expect(cache.sizeBytes).toBeLessThanOrEqual(250);
+    expect(cache.sizeBytes).toBe(2 * one);
     let reloaded = false;
     await cache.get('a', async () => ((reloaded = true), { value: 'a' }));
     expect(reloaded).toBe(false);

@@ -3,7 +3,7 @@ import type { Order } from '@motoparts/contracts';
 import { OrderModel } from '../orders/model';
 import { listOrdersOf, orderRules, placeOrder, type OrderRules } from '../orders/service';
 import { releaseOrder, takeStock } from '../orders/stock';
-import { OrderTimeline, orderTimeline } from '../orders/timeline';
+import { OrderTimeline, orderTimeline, ROW_BYTES } from '../orders/timeline';
 import { UserModel } from '../users/model';
 import type { Caller } from '../http/context';
 import { account, uniqueEmail } from './support/auth';
@@ -81,7 +81,7 @@ it('a customer’s orders whose rows are not kept are read by `_id`, and a chang
   const ids = [await insertOrder(uid), await insertOrder(uid), await insertOrder(uid)];
   // A timeline that keeps one row (the last one read: this order of someone else's).
   await insertOrder(`${uid}-last`);
-  const timeline = new OrderTimeline({ maxRows: 1 });
+  const timeline = new OrderTimeline({ maxBytes: ROW_BYTES });
   await timeline.refresh();
   const idsOf = async (who: string) => (await timeline.ordersOf(who)).map((row) => String(row._id));
   const fromQuery = async (who: string) =>

@@ -88,19 +88,44 @@ describe('POST /create-payment-intent', () => {
 });
 
 describe('paying', () => {
-  it('a forged PATCH with a transaction id Stripe does not confirm leaves the order unpaid and says so', async () => {
+  it('a PATCH with a transaction id the API did not create for the order is refused; the order stays unpaid', async () => {
     const order = await newOrder();
-    const res = await call<OrderPaymentResult>(t.base, 'PATCH', `/order/${order._id}`, {
+    const forged = await call<Err>(t.base, 'PATCH', `/order/${order._id}`, {
       token: customer.token,
       body: { parts: order._id, transactionId: 'pi_forged_123' },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.paid).toBe(false);
-    expect(res.body.message).toMatch(/^Stripe has not confirmed this payment, so the order stays unpaid/);
-    expect(res.body.order.paid).toBe(false);
-    const stored = await OrderModel.findById(order._id).lean();
-    expect(stored?.paid).toBe(false);
-    expect(stored?.transactionId).toBeUndefined();
+    expect(forged.status).toBe(409);
+    expect(forged.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/not started for this order/),
+    });
+    // Another order's payment is just as foreign.
+    const other = await newOrder();
+    const intent = await call(t.base, 'POST', '/create-payment-intent', {
+      token: customer.token,
+      body: { orderId: other._id },
+    });
+    expect(intent.status).toBe(200);
+    const otherIntentId = (await OrderModel.findById(other._id).lean())?.paymentIntentId;
+    expect(otherIntentId).toBeTruthy();
+    const crossed = await call<Err>(t.base, 'PATCH', `/order/${order._id}`, {
+      token: customer.token,
+      body: { transactionId: otherIntentId },
+    });
+    expect(crossed.status).toBe(409);
+    // The order's own PaymentIntent is asked about at Stripe, which has not confirmed it.
+    const own = await call<OrderPaymentResult>(t.base, 'PATCH', `/order/${other._id}`, {
+      token: customer.token,
+      body: { transactionId: otherIntentId },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body.paid).toBe(false);
+    expect(own.body.message).toMatch(/^Stripe has not confirmed this payment, so the order stays unpaid/);
+    for (const id of [order._id, other._id]) {
+      const stored = await OrderModel.findById(id).lean();
+      expect(stored?.paid).toBe(false);
+      expect(stored?.transactionId).toBeUndefined();
+    }
   });
 
   it('a signed payment_intent.succeeded webhook marks the order paid once; replays change nothing', async () => {

@@ -32,6 +32,25 @@ it('list paging: forged leading entries share the budget of the address the prox
   expect((await call(t.base, 'GET', '/review?page=2', via('203.0.113.99', '198.51.100.2'))).status).toBe(200);
 });
 
+it('IPv6 clients are one client per /64: another address of the prefix buys no fresh budget', async () => {
+  const statuses = [];
+  for (const address of [
+    '2001:db8:7:1::1',
+    '2001:db8:7:1::2',
+    '2001:db8:7:1:ffff:ffff:ffff:ffff',
+    '2001:db8:7:1::3',
+  ]) {
+    statuses.push((await call(t.base, 'GET', '/review?page=1', via('203.0.113.5', address))).status);
+  }
+  expect(statuses).toEqual([200, 200, 200, 429]);
+  // The next /64 is another client; an IPv4-mapped address is its IPv4 address.
+  expect((await call(t.base, 'GET', '/review?page=1', via('203.0.113.5', '2001:db8:7:2::1'))).status).toBe(
+    200,
+  );
+  for (let i = 0; i < 3; i++) await call(t.base, 'GET', '/review?page=1', via('x', '198.51.100.77'));
+  expect((await call(t.base, 'GET', '/review?page=1', via('x', '::ffff:198.51.100.77'))).status).toBe(429);
+});
+
 it('token exchange: limited per client address, whichever accounts it signs in', async () => {
   const exchange = async (label: string, forged?: string) => {
     const email = uniqueEmail(label);

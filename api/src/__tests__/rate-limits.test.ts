@@ -11,6 +11,7 @@ import { call, insertPart, startTestApp, type Res, type TestApp } from './suppor
 let t: TestApp;
 let partId: string;
 const adminEmail = uniqueEmail('rladmin');
+const SERVICE_TOKEN = 'shop-server-token-0123456789-abcdefghij';
 
 beforeAll(async () => {
   t = await startTestApp('rate_limits', {
@@ -19,6 +20,9 @@ beforeAll(async () => {
     RATE_LIMIT_ORDER: '2/60',
     RATE_LIMIT_REVIEW: '2/3600',
     RATE_LIMIT_LISTING: '40/60',
+    RATE_LIMIT_LISTING_ACCOUNT: '30/60',
+    RATE_LIMIT_STRIPE: '3/60',
+    SERVICE_TOKEN: SERVICE_TOKEN,
   });
   partId = await insertPart({ availableQty: 1_000_000 });
 });
@@ -91,6 +95,83 @@ it('anonymous list paging is limited per client address', async () => {
   const refused = results[firstRefused];
   if (!refused) throw new Error('unreachable');
   expectLimited(refused, 60);
+});
+
+it('signed-in callers page the lists on their account’s budget, not their address’s', async () => {
+  // The anonymous listing budget of this address is spent by the test above.
+  expect((await call(t.base, 'GET', '/parts?limit=5', {})).status).toBe(429);
+  const admin = await account(t.base, adminEmail);
+  const asAdmin = { headers: { authorization: `Bearer ${admin.token}` } };
+  // Cached answers (sent before the router) and the routes themselves count alike.
+  const statuses = [];
+  for (const path of ['/parts?limit=5', '/parts?limit=5', '/review?page=1', '/parts?limit=7&page=3']) {
+    statuses.push((await call(t.base, 'GET', path, asAdmin)).status);
+  }
+  expect(statuses).toEqual([200, 200, 200, 200]);
+  // A token that is not ours, or not valid, counts as anonymous.
+  const forged = `${admin.token.slice(0, -4)}AAAA`;
+  for (const authorization of [`Bearer ${forged}`, 'Bearer not-a-token', `Bearer ${admin.idToken}`]) {
+    expect((await call(t.base, 'GET', '/parts?limit=5', { headers: { authorization } })).status).toBe(429);
+  }
+  // The account's own budget is limited too, and per account.
+  let refused: Res | undefined;
+  for (let i = 0; i < 40 && !refused; i++) {
+    const res = await call(t.base, 'GET', `/parts?limit=5&page=${(i % 3) + 1}`, asAdmin);
+    if (res.status !== 200) refused = res;
+  }
+  if (!refused) throw new Error('the account budget was never reached');
+  expectLimited(refused, 60);
+  const other = await account(t.base, uniqueEmail('reader'));
+  const res = await call(t.base, 'GET', '/parts?limit=5', {
+    headers: { authorization: `Bearer ${other.token}` },
+  });
+  expect(res.status).toBe(200);
+});
+
+it('the shop’s own servers are recognised by their service token and not limited as anonymous', async () => {
+  const asShop = { headers: { 'x-service-token': SERVICE_TOKEN } };
+  for (let i = 0; i < 50; i++) {
+    expect((await call(t.base, 'GET', `/parts?limit=5&page=${(i % 3) + 1}`, asShop)).status).toBe(200);
+  }
+  const wrong = { headers: { 'x-service-token': SERVICE_TOKEN.replace(/.$/, '!') } };
+  expect((await call(t.base, 'GET', '/parts?limit=5', wrong)).status).toBe(429);
+});
+
+it('routes that call Stripe are limited per customer', async () => {
+  const buyer = await account(t.base, uniqueEmail('payer'));
+  const placed = await call<{ _id: string }>(t.base, 'POST', '/order', {
+    token: buyer.token,
+    body: { partsId: partId, qty: 100 },
+  });
+  expect(placed.status).toBe(201);
+  const orderId = placed.body._id;
+  const intent = () =>
+    call(t.base, 'POST', '/create-payment-intent', { token: buyer.token, body: { orderId } });
+  const claim = () =>
+    call(t.base, 'PATCH', `/order/${orderId}`, { token: buyer.token, body: { transactionId: 'pi_x' } });
+  // One budget for every Stripe-calling route: intents, claims and cancellations together.
+  expect([(await intent()).status, (await intent()).status, (await claim()).status]).toEqual([200, 200, 409]);
+  expectLimited(await intent(), 60);
+  expectLimited(await claim(), 60);
+  expectLimited(await call(t.base, 'DELETE', `/order/${orderId}`, { token: buyer.token }), 60);
+  // The refused cancellation changed nothing: the order is still there, unpaid.
+  const order = await call<{ paid: boolean }>(t.base, 'GET', `/order/${orderId}`, { token: buyer.token });
+  expect(order.status).toBe(200);
+  expect(order.body.paid).toBe(false);
+  // Another customer's payments are not held up.
+  const other = await account(t.base, uniqueEmail('payer2'));
+  const theirs = await call<{ _id: string }>(t.base, 'POST', '/order', {
+    token: other.token,
+    body: { partsId: partId, qty: 100 },
+  });
+  expect(
+    (
+      await call(t.base, 'POST', '/create-payment-intent', {
+        token: other.token,
+        body: { orderId: theirs.body._id },
+      })
+    ).status,
+  ).toBe(200);
 });
 
 it('with the MongoDB store, API processes share one budget per key', async () => {

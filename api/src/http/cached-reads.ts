@@ -1,14 +1,14 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import type { CachedJson } from '../lib/catalog-cache';
 import { lifecycle } from '../lib/lifecycle';
 import type { Logger } from '../lib/logger';
-import { pageHeaders } from '../lib/paging';
+import { pageHeaders, type PageQuery } from '../lib/paging';
 import type { AppContext, AppState } from './context';
 import { matchesEtag, sendTaggedJson } from './etag';
 import { logRequest, requestIdOf } from './request-log';
+import { isTooLong } from './request-line';
 
 /** Koa's request listener (what `app.callback()` returns). */
 export type Listener = ReturnType<Koa['callback']>;
@@ -23,10 +23,10 @@ export interface FrontDeps {
 /** A limit's refusal of a request the front counted, for the Koa middleware to answer as usual. */
 const refusals = new WeakMap<IncomingMessage, unknown>();
 
-/** A cached answer, and for a page of a list its page and page size (for X-Total-Count and Link). */
+/** A cached answer, and for a page of a list its parsed query (for X-Total-Count and Link). */
 export interface CachedAnswer {
   entry: CachedJson;
-  page?: { page: number; limit: number };
+  page?: PageQuery;
 }
 
 export interface CachedRead {
@@ -50,10 +50,11 @@ export interface CachedRead {
 export class CachedReads {
   private readonly exact = new Map<string, CachedRead>();
   private readonly byPrefix = new Map<string, CachedRead>();
-  /** Page headers by request URL, reused while the URL gets the same cached answer. */
-  private readonly headers = new LRUCache<string, { entry: CachedJson; values: Record<string, string> }>({
-    max: 1000,
-  });
+  /**
+   * Page headers by parsed query, reused while the query gets the same cached answer. The parsed
+   * queries are kept within the cache budget (http/validate.ts), and their headers go with them.
+   */
+  private readonly headers = new WeakMap<PageQuery, { entry: CachedJson; values: Record<string, string> }>();
 
   /** `path` is exact (`/parts`) or ends in one parameter (`/parts/:id`). */
   add(path: string, read: CachedRead): void {
@@ -83,17 +84,14 @@ export class CachedReads {
     }
   }
 
-  /** X-Total-Count and Link of a page, kept by URL while the URL gets the same cached answer. */
+  /** X-Total-Count and Link of a page, kept with its parsed query while it gets the same answer. */
   private pageHeadersOf(ctx: AppContext, answer: CachedAnswer): Record<string, string> | undefined {
-    if (!answer.page) return undefined;
-    let kept = this.headers.get(ctx.url);
+    const query = answer.page;
+    if (!query) return undefined;
+    let kept = this.headers.get(query);
     if (kept?.entry !== answer.entry) {
-      const { page, limit } = answer.page;
-      kept = {
-        entry: answer.entry,
-        values: pageHeaders(ctx.path, ctx.querystring, answer.entry.total, page, limit),
-      };
-      this.headers.set(ctx.url, kept);
+      kept = { entry: answer.entry, values: pageHeaders(ctx.path, query, answer.entry.total) };
+      this.headers.set(query, kept);
     }
     return kept.values;
   }
@@ -112,7 +110,7 @@ export class CachedReads {
     return (req, res) => {
       // HTTP/2 requests (never made by app.listen) and everything but GET go the usual way.
       if (!(req instanceof IncomingMessage) || !(res instanceof ServerResponse)) return next(req, res);
-      if (req.method !== 'GET' || lifecycle.draining) return next(req, res);
+      if (req.method !== 'GET' || lifecycle.draining || isTooLong(req.url)) return next(req, res);
       const url = req.url ?? '/';
       const query = url.indexOf('?');
       if (!this.find(query < 0 ? url : url.slice(0, query))) return next(req, res);

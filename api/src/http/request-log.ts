@@ -4,16 +4,27 @@ import type { AppState } from './context';
 import type { Logger } from '../lib/logger';
 
 const SAFE_ID = /^[\w.-]{1,100}$/;
-/** An email in a path segment or query value, raw or percent-encoded (`%40`). */
-const EMAIL_IN_URL = /[^/?&=#\s]+(?:@|%40)[^/?&=#\s]+/gi;
 export const MAX_LOGGED_URL = 200;
+/**
+ * How much of a URL is searched for emails before it is cut: an address that starts before the
+ * cut and ends after it is still found whole (a valid one is at most 254 characters, three times
+ * that percent-encoded).
+ */
+const REDACTED_WINDOW = MAX_LOGGED_URL + 3 * 254;
+/** What separates an email from the rest of a URL; kept in the split (the capture group). */
+const URL_DELIMITERS = /([/?&=#\s])/;
+
+/** Whether one run of a URL between delimiters holds an email, raw or percent-encoded (`%40`). */
+const isEmail = (run: string) => run.includes('@') || run.includes('%40');
 
 /**
  * The URL as the log keeps it: emails (`/user/<email>`, `?user=<email>`) replaced, so the log is
  * no list of customers' addresses, and long URLs cut, so one request cannot flood a log line.
+ * Splitting on the delimiters keeps the work linear in the URL's length, whatever it holds.
  */
 export function loggableUrl(url: string): string {
-  const redacted = url.replace(EMAIL_IN_URL, '[email]');
+  const runs = url.slice(0, REDACTED_WINDOW).split(URL_DELIMITERS);
+  const redacted = runs.map((run) => (isEmail(run) ? '[email]' : run)).join('');
   return redacted.length > MAX_LOGGED_URL ? `${redacted.slice(0, MAX_LOGGED_URL)}…` : redacted;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { WriteScope } from './write-feed';
 
 /**
@@ -15,6 +16,8 @@ import type { WriteScope } from './write-feed';
  *   arrives after a write never joins a load that may have read the data before it.
  * - Entries expire `ttlMs` after their data was read (bounded staleness when other processes
  *   write, e.g. several API instances on one MongoDB); `Infinity` = until invalidated, `0` = off.
+ * What it holds is bounded in bytes (`maxBytes`, its share of the cache budget: lib/cache-budget.ts),
+ * least recently used out first; keys are built from parsed queries, never from raw URLs.
  */
 export interface CachedJson {
   /** The exact response body. */
@@ -45,9 +48,14 @@ export interface Loaded {
 
 export interface CacheOptions {
   ttlMs: number;
+  /** What the entries may hold together: their bodies, keys and bookkeeping (`entryBytes`). */
   maxBytes: number;
-  maxEntries: number;
   now?: () => number;
+}
+
+/** An entry's weight against the byte budget: its body, key, ids and the objects around them. */
+export function entryBytes(key: string, entry: CachedJson): number {
+  return entry.body.length + 2 * key.length + 64 * entry.ids.length + 160;
 }
 
 export function tagOf(body: Buffer | string): string {
@@ -72,7 +80,7 @@ export function build(loaded: Loaded, now: number): CachedJson {
 }
 
 export class CatalogCache {
-  private readonly entries = new Map<string, CachedJson>(); // insertion order = LRU order
+  private readonly entries: LRUCache<string, CachedJson>;
   /**
    * Keys of the entries holding each document, and of the entries any change drops: a write
    * finds what it makes stale without walking every entry (15,000 of them, on every order).
@@ -81,7 +89,6 @@ export class CatalogCache {
   private readonly anyPartKeys = new Set<string>();
   /** Running loads; `fresh` says whether any write touched the result while it ran. */
   private readonly inflight = new Map<string, Promise<{ entry: CachedJson; fresh: boolean }>>();
-  private bytes = 0;
   /** Loads running now: while one runs, `touchedAt` entries newer than its start must stay. */
   private running = 0;
   protected readonly opts: Required<CacheOptions>;
@@ -94,6 +101,12 @@ export class CatalogCache {
 
   constructor(opts: CacheOptions) {
     this.opts = { now: Date.now, ...opts };
+    this.entries = new LRUCache<string, CachedJson>({
+      maxSize: opts.maxBytes,
+      sizeCalculation: (entry, key) => entryBytes(key, entry),
+      // Evicted, replaced, dropped or cleared: the indexes forget the entry.
+      dispose: (entry, key) => this.unindex(key, entry),
+    });
   }
 
   get size(): number {
@@ -101,12 +114,12 @@ export class CatalogCache {
   }
 
   get sizeBytes(): number {
-    return this.bytes;
+    return this.entries.calculatedSize;
   }
 
   /** Whether `key` has an answer that may still be served (a hit for `get`). */
   protected has(key: string): boolean {
-    const hit = this.entries.get(key);
+    const hit = this.entries.peek(key);
     return !!hit && this.opts.now() - hit.readAt < this.opts.ttlMs;
   }
 
@@ -120,14 +133,10 @@ export class CatalogCache {
   async get(key: string, load: () => Promise<Loaded>): Promise<CachedJson> {
     const { ttlMs, now } = this.opts;
     if (ttlMs <= 0) return build(await load(), now());
-    const hit = this.entries.get(key);
+    const hit = this.entries.get(key); // also makes it the most recently used
     if (hit) {
-      if (now() - hit.readAt < ttlMs) {
-        this.entries.delete(key); // refresh its LRU position
-        this.entries.set(key, hit);
-        return hit;
-      }
-      this.remove(key, hit);
+      if (now() - hit.readAt < ttlMs) return hit;
+      this.entries.delete(key);
     }
     const pending = this.inflight.get(key);
     if (pending) {
@@ -146,20 +155,16 @@ export class CatalogCache {
       this.clearedAt = gen;
       // Every load older than this is refused by `clearedAt`; newer ones only compare newer changes.
       this.touchedAt.clear();
-      this.entries.clear();
       this.keysById.clear();
       this.anyPartKeys.clear();
-      this.bytes = 0;
+      this.entries.clear();
       return;
     }
     const ids = new Set(scope.ids.map((id) => id.toLowerCase()));
     for (const id of ids) this.touchedAt.set(id, gen);
     const stale = new Set(this.anyPartKeys);
     for (const id of ids) for (const key of this.keysById.get(id) ?? []) stale.add(key);
-    for (const key of stale) {
-      const entry = this.entries.get(key);
-      if (entry) this.remove(key, entry);
-    }
+    for (const key of stale) this.entries.delete(key);
   }
 
   /** Whether nothing in `entry` changed since generation `gen`. */
@@ -203,11 +208,9 @@ export class CatalogCache {
   }
 
   private store(key: string, entry: CachedJson): void {
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
-    if (entry.body.length > this.opts.maxBytes) return;
+    // An entry bigger than the whole budget is not kept (and replaces nothing that stays).
     this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    if (this.entries.peek(key) !== entry) return;
     for (const id of entry.ids) {
       const lower = id.toLowerCase();
       let keys = this.keysById.get(lower);
@@ -215,15 +218,9 @@ export class CatalogCache {
       keys.add(key);
     }
     if (entry.anyPart) this.anyPartKeys.add(key);
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.opts.maxBytes && this.entries.size <= this.opts.maxEntries) break;
-      this.remove(k, e);
-    }
   }
 
-  private remove(key: string, entry: CachedJson): void {
-    if (!this.entries.delete(key)) return;
-    this.bytes -= entry.body.length;
+  private unindex(key: string, entry: CachedJson): void {
     for (const id of entry.ids) {
       const lower = id.toLowerCase();
       const keys = this.keysById.get(lower);

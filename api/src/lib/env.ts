@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CACHE_BUDGET_MB } from './cache-budget';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -90,6 +91,13 @@ const envSchema = z.object({
    * client can write the header and would otherwise pick its own per-address rate-limit budget.
    */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Shared with the shop's own servers (server-side includes, jobs): their requests carry it as
+   * `X-Service-Token` and are not counted against the anonymous budget of their address.
+   */
+  SERVICE_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The memory all the API's caches may hold together, in MB (lib/cache-budget.ts). */
+  CACHE_BUDGET_MB: z.coerce.number().int().min(1).max(4096).default(DEFAULT_CACHE_BUDGET_MB),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -115,6 +123,8 @@ const rateLimitsSchema = z
     RATE_LIMIT_ORDER: rateLimit,
     RATE_LIMIT_REVIEW: rateLimit,
     RATE_LIMIT_LISTING: rateLimit,
+    RATE_LIMIT_LISTING_ACCOUNT: rateLimit,
+    RATE_LIMIT_STRIPE: rateLimit,
   })
   .transform((v) => ({
     RATE_LIMITS: {
@@ -123,6 +133,8 @@ const rateLimitsSchema = z
       order: v.RATE_LIMIT_ORDER,
       review: v.RATE_LIMIT_REVIEW,
       listing: v.RATE_LIMIT_LISTING,
+      listingAccount: v.RATE_LIMIT_LISTING_ACCOUNT,
+      stripe: v.RATE_LIMIT_STRIPE,
     },
   }));
 

@@ -10,30 +10,36 @@ export const lastPageOf = (total: number, limit: number) => Math.max(1, Math.cei
 export const keptPageOf = (page: number, total: number, limit: number) =>
   Math.min(page, lastPageOf(total, limit) + 1);
 
+/** A parsed list query: its page, page size and whatever else selects the list. */
+export type PageQuery = { readonly page: number; readonly limit: number } & Readonly<Record<string, unknown>>;
+
 /**
  * X-Total-Count and an RFC 8288 Link header (first, prev, next, last) for a paged list: the
- * request's own URL with `page` and `limit` set in place. The query is parsed and written once
- * and only the page differs between the links (on the cached catalogue reads, building four URL
- * objects a request cost more than a third of the throughput; bench/api/README.md).
+ * route's path with the parsed query's parameters (never the client's raw query: nothing it wrote
+ * beyond what the route reads reaches the header), by name, `page` set in each. The query is
+ * written once and only the page differs between the links (on the cached catalogue reads,
+ * building four URL objects a request cost more than a third of the throughput).
  */
-export function setPageHeaders(ctx: AppContext, total: number, page: number, limit: number): void {
-  ctx.set(pageHeaders(ctx.path, ctx.querystring, total, page, limit));
+export function setPageHeaders(ctx: AppContext, total: number, query: PageQuery): void {
+  ctx.set(pageHeaders(ctx.path, query, total));
 }
 
-/** The two headers of `setPageHeaders` for a request to `path?querystring`. */
+/** The two headers of `setPageHeaders` for a request to `path` with the parsed `query`. */
 export function pageHeaders(
   path: string,
-  querystring: string,
+  query: PageQuery,
   total: number,
-  page: number,
-  limit: number,
 ): { 'X-Total-Count': string; Link: string } {
+  const { page, limit } = query;
   const last = lastPageOf(total, limit);
-  const params = new URLSearchParams(querystring);
-  params.set('page', '1');
-  params.set('limit', String(limit));
-  // `name=value` pairs, re-encoded (so nothing the client wrote raw reaches the header); `&`
-  // never appears unencoded inside one.
+  const params = new URLSearchParams();
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      params.set(name, String(value));
+    }
+  }
+  // `name=value` pairs, encoded; `&` never appears unencoded inside one.
   const pairs = params.toString().split('&');
   const at = [...params.keys()].indexOf('page');
   const link = (p: number, rel: string) => {

@@ -18,8 +18,12 @@ export const RATE_LIMITS = {
   order: { points: 10, seconds: 60, message: 'Too many orders in a short time' },
   /** POST /review per account. */
   review: { points: 5, seconds: 60 * 60, message: 'Too many reviews in a short time' },
-  /** Anonymous list paging (GET /parts, GET /review) per client address. */
+  /** Anonymous list paging (GET /parts, GET /review) per client address (IPv6: per /64). */
   listing: { points: 600, seconds: 60, message: 'Too many requests from here' },
+  /** The same lists for a signed-in caller, per account: never the budget of their address. */
+  listingAccount: { points: 1200, seconds: 60, message: 'Too many requests from this account' },
+  /** Every route that calls Stripe (payment intents, payment claims, cancellations), per account. */
+  stripe: { points: 20, seconds: 60, message: 'Too many payment requests in a short time' },
 } as const;
 
 export type LimitName = keyof typeof RATE_LIMITS;

@@ -83,7 +83,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const { items, total } = await orders.listAllOrders(page, limit, rules);
-      setPageHeaders(ctx, total, page, limit);
+      setPageHeaders(ctx, total, ctx.state.input.query);
       ctx.body = items;
     },
   );
@@ -106,14 +106,14 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
       const uid = user === caller.email ? caller.uid : await users.uidOf(userLookup, user);
       if (uid && customerPages) {
         const entry = await customerPages.page(uid, page, limit);
-        setPageHeaders(ctx, entry.total, page, limit);
+        setPageHeaders(ctx, entry.total, ctx.state.input.query);
         sendTaggedJson(ctx, entry, 'private, no-cache');
         return;
       }
       const { items, total } = uid
         ? await orders.listOrdersOf(uid, page, limit, rules)
         : { items: [], total: 0 };
-      setPageHeaders(ctx, total, page, limit);
+      setPageHeaders(ctx, total, ctx.state.input.query);
       ctx.body = items;
     },
   );
@@ -145,6 +145,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
     },
     auth,
     validate({ params: orderIdParams }),
+    rateLimited(limits, 'stripe', (state) => callerOf(state).uid),
     async (ctx) => {
       await orders.cancelOrder(callerOf(ctx.state), ctx.state.input.params.id, (doc) =>
         settleIntent(stripe, doc, ctx.state.log),

@@ -1,6 +1,7 @@
 import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, type ShippingStatus } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
+import { cacheBytes } from '../lib/cache-budget';
 import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
@@ -225,7 +226,7 @@ const customerTag = (uid: string) => `customer:${uid.toLowerCase()}`;
  * process is the embedded database's only writer (docs/architecture.md).
  */
 export class CustomerOrderPages {
-  private readonly cache = new CatalogCache({ ttlMs: Infinity, maxBytes: 8 * 1024 * 1024, maxEntries: 5000 });
+  private readonly cache = new CatalogCache({ ttlMs: Infinity, maxBytes: cacheBytes('orderPages') });
 
   constructor(private readonly rules: OrderRules) {
     orderChanges.subscribe((change) => {

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { cacheBytes } from '../lib/cache-budget';
 import {
   isListed,
   isOpen,
@@ -29,8 +30,11 @@ interface Changed {
   all: boolean;
 }
 
-/** Rows kept: ≈ 0.4 KB each, so ≈ 25 MB at most (the heap is 128 MB in the images). */
-const MAX_ROWS = 60_000;
+/**
+ * What one kept row weighs against its share of the cache budget: ≈ 0.4 KB (its repeated texts
+ * are shared, `shared` below), so the default share keeps the newest ≈ 60,000.
+ */
+export const ROW_BYTES = 400;
 /** Orders per batch of the whole-collection read. */
 const LOAD_BATCH = 500;
 /** Ids per `_id: {$in}` read: the embedded FerretDB answers up to 500 from its index. */
@@ -83,7 +87,7 @@ const timeOf = (at: Date | string | null | undefined) => (at ? new Date(at).getT
  * sorted page (and its count) reads and decodes all the orders through the API's one connection,
  * and even a page of known ids (one `_id: {$in}` read) takes ≈ 10 ms there, so twenty admins at
  * once queue behind each other. So the list keeps every listed order's answer as well (its row,
- * ≈ 0.4 KB; the newest MAX_ROWS of them), and a page is made from memory. It also knows each
+ * ≈ 0.4 KB; the newest that its share of the cache budget holds), and a page is made from memory. It also knows each
  * customer's orders (My Order): a filter on `uid` reads every order there too, and a list of ids
  * per customer kept in the database cost a write per order placed, which grew with the customer's
  * orders (the whole list is read and written again each time).
@@ -125,8 +129,8 @@ export class OrderTimeline {
   /** Reads running now, each told which orders changed while it ran (their rows are not kept). */
   private readonly reads = new Set<Changed>();
 
-  constructor({ maxRows = MAX_ROWS }: { maxRows?: number } = {}) {
-    this.rows = new LRUCache<string, OrderRow>({ max: maxRows });
+  constructor({ maxBytes = cacheBytes('orderRows') }: { maxBytes?: number } = {}) {
+    this.rows = new LRUCache<string, OrderRow>({ maxSize: maxBytes, sizeCalculation: () => ROW_BYTES });
     orderChanges.subscribe((change) => this.apply(change));
   }
 

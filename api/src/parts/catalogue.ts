@@ -1,5 +1,6 @@
 import type { Part, PartListQuery } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
+import { cacheBytes } from '../lib/cache-budget';
 import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from '../lib/env';
 import { keptPageOf } from '../lib/paging';
@@ -37,11 +38,6 @@ import {
  * One instance per app (createApp's dependencies); the server warms it before reporting ready.
  */
 const MAX_PARTS = 50_000;
-
-// The list pages' answers (a part's own answer is kept on its snapshot entry, below): the whole
-// 10,000-part catalogue is ~3 MB of JSON, so 24 MB holds every default page in several sort orders
-// and the hot searches besides; the caps keep RSS bounded whatever `?q` values clients send.
-const ANSWER_LIMITS = { maxBytes: 24 * 1024 * 1024, maxEntries: 15_000 };
 
 interface Entry extends SortFields {
   part: Part;
@@ -106,9 +102,23 @@ export class PartCatalogue extends CatalogCache {
   private tooBig = false;
   private loading: { since: number; done: Promise<void> } | undefined;
 
-  /** `ttlMs` as CATALOG_CACHE_TTL_MS: 0 = off (database per request), Infinity = until invalidated. */
-  constructor({ ttlMs, now }: { ttlMs: number; now?: () => number }) {
-    super({ ttlMs, ...ANSWER_LIMITS, ...(now ? { now } : {}) });
+  /**
+   * `ttlMs` as CATALOG_CACHE_TTL_MS: 0 = off (database per request), Infinity = until invalidated.
+   * `maxBytes` bounds the list pages' answers (a part's own answer is kept on its snapshot entry,
+   * below): by default the `partPages` share of the cache budget, 24 MB of the default 80, which
+   * holds the whole 10,000-part catalogue's pages (~3 MB of JSON) in several sort orders and the
+   * hot searches besides, whatever `?q` values clients send.
+   */
+  constructor({
+    ttlMs,
+    maxBytes = cacheBytes('partPages'),
+    now,
+  }: {
+    ttlMs: number;
+    maxBytes?: number;
+    now?: () => number;
+  }) {
+    super({ ttlMs, maxBytes, ...(now ? { now } : {}) });
     partWrites.subscribe((scope) => this.invalidate(scope));
   }
 

@@ -10,8 +10,7 @@ import type { RouteDeps } from '../app';
 import { adminOnly } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
-import { rateLimited } from '../http/rate-limit';
-import type { AppContext } from '../http/context';
+import { listingCounter, listingLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
 import { setPageHeaders } from '../lib/paging';
 import * as parts from './service';
@@ -24,12 +23,12 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   // Catalogue reads are answered by the catalogue's cache (body + ETag), which builds the keys and
   // follows every write to the parts collection (parts/catalogue.ts); a cached answer is sent
   // before the router runs (http/cached-reads.ts), a miss by these routes.
-  const countListing = (ctx: AppContext) => limits.consume('listing', ctx.ip);
+  const countListing = listingCounter(env, limits);
   const parseList = queryParser(partListQuerySchema);
   routes.cached.add('/parts', {
     count: countListing,
     answer: (ctx) => {
-      const query = parseList(ctx.querystring, () => ctx.query);
+      const query = parseList(ctx.query);
       const entry = catalogue.peekList(query);
       return entry && { entry, page: query };
     },
@@ -53,12 +52,12 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
         revalidates: true,
       },
     },
-    rateLimited(limits, 'listing', (_state, ip) => ip),
+    listingLimited(env, limits),
     validate({ query: partListQuerySchema }),
     async (ctx) => {
       const { query } = ctx.state.input;
       const entry = await catalogue.listAnswer(query);
-      setPageHeaders(ctx, entry.total, query.page, query.limit);
+      setPageHeaders(ctx, entry.total, query);
       sendTaggedJson(ctx, entry);
     },
   );

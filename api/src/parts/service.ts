@@ -38,7 +38,7 @@ export function slugify(name: string): string {
       .toLowerCase()
       .normalize('NFKD')
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+      .replace(/^-|-$/g, '') // one dash at most: runs are one dash already
       .slice(0, 80) || 'part'
   );
 }

@@ -7,14 +7,18 @@ import {
 import type { RouteDeps } from '../app';
 import { callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
+import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { orderRules } from '../orders/service';
 import { orderIdParams } from '../orders/validators';
 import * as payments from './service';
 import { webhookHeaders, webhookReceivedSchema } from './validators';
 
-export function paymentRoutes(routes: ApiRoutes, { env, stripe }: RouteDeps): void {
+export function paymentRoutes(routes: ApiRoutes, { env, stripe, limits }: RouteDeps): void {
   const auth = signedIn(env);
+  // Each of these calls Stripe: one customer must not spend the shop's Stripe rate limit. Counted
+  // after validation: a malformed request never reaches Stripe.
+  const stripeLimit = rateLimited(limits, 'stripe', (state) => callerOf(state).uid);
   const rules = orderRules(env);
   const section = routes.section('payments');
 
@@ -23,13 +27,15 @@ export function paymentRoutes(routes: ApiRoutes, { env, stripe }: RouteDeps): vo
     {
       summary: 'Report a payment of your order',
       description:
-        'The order is marked paid only if Stripe confirms the PaymentIntent for this order and amount; ' +
+        'Only the PaymentIntent this API created for the order is asked about (any other id is a 409); ' +
+        'the order is marked paid only if Stripe confirms it for this order and amount; ' +
         'a payment no order can take is refunded.',
       ok: { description: 'Whether the order is paid now, and why.', body: orderPaymentResultSchema },
-      errors: [403, 404, 502],
+      errors: [403, 404, 409, 502],
     },
     auth,
     validate({ params: orderIdParams, body: orderPaymentClaimSchema }),
+    stripeLimit,
     async (ctx) => {
       const { params, body } = ctx.state.input;
       ctx.body = await payments.claimPayment(
@@ -53,6 +59,7 @@ export function paymentRoutes(routes: ApiRoutes, { env, stripe }: RouteDeps): vo
     },
     auth,
     validate({ body: paymentIntentInputSchema }),
+    stripeLimit,
     async (ctx) => {
       ctx.body = await payments.createPaymentIntent(
         stripe,

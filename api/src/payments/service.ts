@@ -134,6 +134,8 @@ async function strayReason(orderId: string, intent: Stripe.PaymentIntent): Promi
 const NOT_CONFIRMED =
   'Stripe has not confirmed this payment, so the order stays unpaid. It is marked paid as soon as Stripe confirms it.';
 
+const FOREIGN_PAYMENT = 'This payment was not started for this order. Pay it from the order’s payment page.';
+
 /**
  * PATCH /order/:id — the client reports a transaction id. We never take its word: the order is
  * paid only if Stripe says that PaymentIntent succeeded for this order and amount.
@@ -149,6 +151,13 @@ export async function claimPayment(
   const order = await getOrderFor(caller, orderId, { adminMaySee: false });
   if (order.paid && order.transactionId === transactionId)
     return { paid: true, message: 'This order is already paid.', order: toOrder(order, rules) };
+  // Only the payment this API started for the order is looked up at Stripe: any other id would
+  // let a customer make the shop retrieve whatever it is given.
+  if (transactionId !== order.paymentIntentId) {
+    if (order.paid)
+      return { paid: true, message: 'This order is already paid.', order: toOrder(order, rules) };
+    throw AppError.conflict(FOREIGN_PAYMENT);
+  }
   let intent: Stripe.PaymentIntent | undefined;
   try {
     intent = await stripe.paymentIntents.retrieve(transactionId);

@@ -4,7 +4,7 @@ import type { RouteDeps } from '../app';
 import { adminOnly, callerOf, signedIn } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
-import { rateLimited } from '../http/rate-limit';
+import { listingCounter, listingLimited, rateLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
 import { setPageHeaders } from '../lib/paging';
 import * as reviews from './service';
@@ -16,9 +16,9 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
   // A cached page is sent before the router runs (http/cached-reads.ts), a miss by the route below.
   const parsePage = queryParser(pageQuerySchema);
   routes.cached.add('/review', {
-    count: (ctx) => limits.consume('listing', ctx.ip),
+    count: listingCounter(env, limits),
     answer: (ctx) => {
-      const query = parsePage(ctx.querystring, () => ctx.query);
+      const query = parsePage(ctx.query);
       const entry = reviewPages.peek(query.page, query.limit);
       return entry && { entry, page: query };
     },
@@ -36,12 +36,12 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
         revalidates: true,
       },
     },
-    rateLimited(limits, 'listing', (_state, ip) => ip),
+    listingLimited(env, limits),
     validate({ query: pageQuerySchema }),
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const entry = await reviewPages.page(page, limit);
-      setPageHeaders(ctx, entry.total, page, limit);
+      setPageHeaders(ctx, entry.total, ctx.state.input.query);
       sendTaggedJson(ctx, entry);
     },
   );

@@ -1,6 +1,7 @@
 import { oneCleanLine, type Review, type ReviewInput } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
+import { cacheBytes } from '../lib/cache-budget';
 import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { keptPageOf } from '../lib/paging';
 import { ReviewModel, reviewWrites, type ReviewDoc } from './model';
@@ -65,9 +66,6 @@ export async function deleteReview(id: string): Promise<void> {
   if (!deleted) throw AppError.notFound('Review');
 }
 
-// GET /review pages are small; 4 MB and 1,000 entries bound what arbitrary page numbers can cost.
-const ANSWER_LIMITS = { maxBytes: 4 * 1024 * 1024, maxEntries: 1000 };
-
 /**
  * GET /review answers (body, ETag, total), cached per app like the catalogue's and dropped on
  * every write to the reviews collection.
@@ -77,7 +75,7 @@ export class ReviewPages {
 
   /** `ttlMs` as CATALOG_CACHE_TTL_MS: 0 = off, Infinity = until invalidated. */
   constructor(ttlMs: number) {
-    this.cache = new CatalogCache({ ttlMs, ...ANSWER_LIMITS });
+    this.cache = new CatalogCache({ ttlMs, maxBytes: cacheBytes('reviewPages') });
     reviewWrites.subscribe((scope) => this.cache.invalidate(scope));
   }
 

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+import { cacheBytes, recordBytes } from '../lib/cache-budget';
 import type { Env } from '../lib/env';
 import { loadCaller } from './service';
 import { userWrites } from './model';
@@ -18,7 +20,11 @@ const KEEP_MS = 10_000;
  * where replicas share the database and the read is an index lookup, every request reads it.
  */
 export class CallerCache {
-  private readonly kept = new Map<string, { caller: LoadedCaller | null; at: number }>();
+  /** Within the callers' share of the cache budget: tokens of unknown uids cannot grow it. */
+  private readonly kept = new LRUCache<string, { caller: LoadedCaller | null; at: number }>({
+    maxSize: cacheBytes('callers'),
+    sizeCalculation: ({ caller }, uid) => 2 * uid.length + (caller ? recordBytes(caller) : 64),
+  });
   /** Bumped by every write to the users. */
   private version = 0;
 
@@ -35,11 +41,7 @@ export class CallerCache {
     if (hit && this.now() - hit.at < KEEP_MS) return hit.caller;
     const version = this.version;
     const caller = await loadCaller(uid);
-    if (version === this.version) {
-      // Bounded like the accounts themselves: tokens of unknown uids cannot grow it without end.
-      if (this.kept.size >= 10_000) this.kept.clear();
-      this.kept.set(uid, { caller, at: this.now() });
-    }
+    if (version === this.version) this.kept.set(uid, { caller, at: this.now() });
     return caller;
   }
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { cacheBytes, recordBytes } from '../lib/cache-budget';
 import type { Env } from '../lib/env';
 import { UserModel, userWrites, type UserDoc } from './model';
 
@@ -85,8 +86,14 @@ export class MemoryUserLookup implements UserLookup {
 
   /** Pages read since the last write, so admins paging an unchanged list read nothing again. */
   private pages = new Map<string, { docs: StoredUser[]; total: number }>();
-  /** Records read by a pass or by `_id` (2,000 accounts are ≈ 1 MB), dropped by a write to them. */
-  private records = new LRUCache<string, StoredUser>({ max: 20_000 });
+  /**
+   * Records read by a pass or by `_id` (2,000 accounts are ≈ 1 MB), dropped by a write to them;
+   * within the accounts' share of the cache budget.
+   */
+  private records = new LRUCache<string, StoredUser>({
+    maxSize: cacheBytes('accounts'),
+    sizeCalculation: (user) => recordBytes(user),
+  });
   /** Page reads running now: admins asking for the same page at once share one read. */
   private reading = new Map<string, Promise<{ docs: StoredUser[]; total: number }>>();
 

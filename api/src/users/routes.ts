@@ -33,7 +33,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
       ok: { description: 'Our API token and whether the account is an admin.', body: tokenResponseSchema },
       errors: [403],
     },
-    rateLimited(limits, 'exchangeIp', (_state, ip) => ip),
+    rateLimited(limits, 'exchangeIp', (_state, client) => client),
     firebaseBearer,
     validate({ params: emailParams }),
     async (ctx) => {
@@ -116,7 +116,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const { items, total } = await users.listUsers(userLookup, page, limit);
-      setPageHeaders(ctx, total, page, limit);
+      setPageHeaders(ctx, total, ctx.state.input.query);
       ctx.body = items;
     },
   );

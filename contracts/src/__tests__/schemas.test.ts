@@ -6,6 +6,7 @@ import {
   profileUpdateSchema,
   reviewInputSchema,
   UI_EMAIL_PATTERN,
+  emailSchema,
 } from '../index';
 
 const validPart = {
@@ -16,6 +17,22 @@ const validPart = {
   qty: 100,
   availableQty: 1000,
 };
+
+describe('emailSchema', () => {
+  it('refuses an over-long address on its length alone: no pattern runs on it', () => {
+    const long = `a@${'a.'.repeat(7000)}@`;
+    const result = emailSchema.safeParse(long);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.code)).toEqual(['too_big']);
+  });
+
+  it('takes addresses with dotted domains, trimmed and lower-cased, and refuses malformed ones', () => {
+    expect(emailSchema.parse(' Rider.One+shop@Moto-Parts.co.uk ')).toBe('rider.one+shop@moto-parts.co.uk');
+    for (const bad of ['a@b', 'a@b.', 'a@.b', 'a@b..c', 'a b@c.d', 'a@@b.c', '@b.c', 'a$@b.c']) {
+      expect(emailSchema.safeParse(bad).success).toBe(false);
+    }
+  });
+});
 
 describe('partInputSchema', () => {
   it('accepts a valid part and strips unknown fields', () => {

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -83,14 +84,24 @@ export interface ApiProcess {
   output(): string;
 }
 
+/** The node flags the API's image starts it with (deploy/api.Dockerfile's CMD). */
+export function imageNodeArgs(): string[] {
+  const dockerfile = readFileSync(path.join(ROOT, 'deploy/api.Dockerfile'), 'utf8');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  if (!cmd) throw new Error('deploy/api.Dockerfile has no exec-form CMD');
+  const args = JSON.parse(cmd) as string[];
+  return args.filter((a) => a.startsWith('--'));
+}
+
 /** `node api/dist/server.js` against the given database; resolves once /health is 200. */
 export async function startApi(
   dbUri: string,
   extra: Record<string, string> = {},
   port?: number,
+  nodeArgs: string[] = [],
 ): Promise<ApiProcess> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [path.join(ROOT, 'api/dist/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'api/dist/server.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'test',

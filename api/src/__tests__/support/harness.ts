@@ -10,6 +10,7 @@ import { createApp } from '../../app';
 import { connectDb, disconnectDb, syncIndexes } from '../../lib/db';
 import { loadEnv, type Env } from '../../lib/env';
 import { createLogger, type Logger } from '../../lib/logger';
+import { OrderModel } from '../../orders/model';
 import { PartModel } from '../../parts/model';
 import { toCents } from '../../lib/money';
 import { freePort, kill, startFerret } from './faults';
@@ -128,6 +129,20 @@ export async function settledWithin<T>(work: Promise<T>, ms: number): Promise<T 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Starts paying `orderId` as its customer (POST /create-payment-intent) and returns the
+ * PaymentIntent's id: the one transaction id PATCH /order/:id then accepts for that order.
+ */
+export async function startPayment(base: string, token: string, orderId: string): Promise<string> {
+  const res = await call(base, 'POST', '/create-payment-intent', { token, body: { orderId } });
+  if (res.status !== 200) throw new Error(`create-payment-intent failed: ${res.status} ${res.text}`);
+  const order = await OrderModel.findById(orderId, { paymentIntentId: 1 }).lean<{
+    paymentIntentId?: string;
+  }>();
+  if (!order?.paymentIntentId) throw new Error('the order has no PaymentIntent');
+  return order.paymentIntentId;
 }
 
 export async function insertPart(
