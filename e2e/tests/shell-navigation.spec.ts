@@ -36,7 +36,14 @@ test.describe('top bar and routes', () => {
     await page.goto('/no/such/page');
     const img = page.getByRole('img', { name: /page not found/i });
     await expect(img).toBeVisible();
-    expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    // Visible is not loaded: under load the image's bytes may still be on their way. Wait for the
+    // load to settle, then require a real picture (a broken image settles with no width).
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete), {
+        message: 'the image finished loading',
+      })
+      .toBe(true);
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
     await expect(page).toHaveTitle('Not Found - MotoParts');
     await page.getByRole('link', { name: 'Back to the home page' }).click();
     await expect(page).toHaveURL(/\/$/);

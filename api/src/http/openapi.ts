@@ -19,7 +19,7 @@ import type { InputSchemas } from './validate';
  * next to it in `<resource>/routes.ts`, so the two cannot drift apart. Served at GET /openapi.json.
  */
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503;
 
 const ERRORS: Record<ErrorStatus, string> = {
   400: 'BAD_REQUEST: the input does not match its schema (`details` names each field) or a rule refused it.',
@@ -28,6 +28,7 @@ const ERRORS: Record<ErrorStatus, string> = {
   404: 'NOT_FOUND: no such record.',
   409: 'CONFLICT: the record is not in a state that allows this.',
   413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES).',
+  414: 'URI_TOO_LONG: the path and query are longer than 4 KB.',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.',
   422: 'UNPROCESSABLE_ENTITY: the Idempotency-Key was used with another body.',
   429: 'TOO_MANY_REQUESTS: over the rate limit; `Retry-After` says when to try again.',
@@ -182,6 +183,7 @@ export class ApiRoutes {
       ...docs.flatMap((d) => d.errors ?? []),
       ...(doc.errors ?? []),
       ...(doc.noDatabase ? [] : [503 as const]),
+      414, // any route, before it runs (http/request-line.ts)
       500,
     ]);
     const { status = 200, description, body, headers = [], revalidates } = doc.ok;
