@@ -85,6 +85,7 @@ export function createRoutes({
   routes.section('meta').get(
     '/openapi.json',
     {
+      operationId: 'getOpenApiDocument',
       summary: 'This API, as an OpenAPI 3.1 document',
       ok: { description: 'The document.', headers: ['ETag', 'Cache-Control'], revalidates: true },
       noDatabase: true,

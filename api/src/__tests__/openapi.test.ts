@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRoutes } from '../app';
 import { createLogger } from '../lib/logger';
 import { call, startTestApp, type TestApp } from './support/harness';
@@ -235,5 +239,43 @@ describe('OpenAPI document', () => {
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await call(t.base, 'GET', '/openapi.json', { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
+  });
+});
+
+describe('the served document for client generators', () => {
+  it('passes Redocly’s recommended rules with no error and no warning', async () => {
+    const res = await fetch(`${t.base}/openapi.json`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'motoparts-openapi-'));
+    try {
+      const file = path.join(dir, 'openapi.json');
+      writeFileSync(file, await res.text());
+      // Redocly is an ES module, which Jest's module system cannot load: a child process runs it.
+      const lint = spawnSync(
+        process.execPath,
+        [path.resolve(__dirname, '../../../scripts/lint-openapi.mjs'), file],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(lint.stdout.trim()).toBe('0 problem(s)');
+      expect(lint.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names every operation once, tags it with a described resource and says where it is served', async () => {
+    const doc = (await (await fetch(`${t.base}/openapi.json`)).json()) as {
+      servers?: unknown[];
+      tags?: { name: string; description: string }[];
+      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    };
+    const operations = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    const ids = operations.map((o) => o.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = new Set(doc.tags?.map((tag) => tag.name));
+    expect(operations.every((o) => o.tags?.length === 1 && tags.has(o.tags[0] ?? ''))).toBe(true);
+    expect(doc.servers).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ export function healthRoutes(routes: ApiRoutes): void {
   section.get(
     '/health',
     {
+      operationId: 'checkReadiness',
       summary: 'Readiness',
       description: '503 while starting (catalogue loading), draining after SIGTERM, or without the database.',
       ok: { description: 'Ready for traffic.', body: healthSchema },
@@ -30,6 +31,7 @@ export function healthRoutes(routes: ApiRoutes): void {
   section.get(
     '/livez',
     {
+      operationId: 'checkLiveness',
       summary: 'Liveness',
       description: 'Stays 200 while draining or while the database is away.',
       ok: { description: 'The process runs.', body: healthSchema },

@@ -37,6 +37,17 @@ const ERRORS: Record<ErrorStatus, string> = {
   503: 'SERVICE_UNAVAILABLE: the database (or the sign-in provider) is unreachable right now.',
 };
 
+/** What each resource's tag groups in the document. */
+const TAGS: Record<string, string> = {
+  health: 'Readiness and liveness probes.',
+  meta: 'This document.',
+  orders: 'Placing, listing, cancelling and shipping orders.',
+  parts: 'The catalogue and its stock.',
+  payments: 'Card payments through Stripe.',
+  reviews: 'Customer reviews.',
+  users: 'Sign-in, profiles and accounts.',
+};
+
 /** Who may call a route, as the document's security schemes say it. */
 export type SecurityScheme = 'apiToken' | 'firebaseIdToken' | 'stripeSignature';
 
@@ -97,6 +108,8 @@ export function documented<M extends object>(middleware: M, doc: MiddlewareDoc):
 
 /** What a route's middleware cannot say about it. */
 export interface RouteDoc {
+  /** The operation's name for client generators (unique; `openapi.test.ts` checks). */
+  operationId: string;
   summary: string;
   description?: string;
   /** The success answer. */
@@ -132,6 +145,7 @@ export class ApiRoutes {
   readonly cached = new CachedReads();
   private readonly registry = new OpenAPIRegistry();
   private document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
+  private readonly tags = new Set<string>();
 
   constructor(private readonly info: { title: string; version: string; description: string }) {
     for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
@@ -141,6 +155,7 @@ export class ApiRoutes {
 
   /** The routes of one resource, tagged with its name in the document. */
   section(tag: string): RouteSection {
+    this.tags.add(tag);
     return new RouteSection(this, tag);
   }
 
@@ -163,7 +178,10 @@ export class ApiRoutes {
   openApi(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
     this.document ??= new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
       openapi: '3.1.0',
-      info: this.info,
+      info: { ...this.info, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      // Relative: the document is served by the API it describes, wherever that is deployed.
+      servers: [{ url: '/', description: 'The API serving this document' }],
+      tags: [...this.tags].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
     });
     return this.document;
   }
@@ -204,6 +222,7 @@ export class ApiRoutes {
     return {
       method,
       path: openApiPath(path),
+      operationId: doc.operationId,
       tags: [tag],
       summary: doc.summary,
       description:

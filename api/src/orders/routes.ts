@@ -31,6 +31,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.post(
     '/order',
     {
+      operationId: 'placeOrder',
       summary: 'Place an order',
       description:
         'Price and name come from the part; stock is taken atomically. Admins cannot buy (403). ' +
@@ -75,6 +76,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.get(
     '/orders',
     {
+      operationId: 'listAllOrders',
       summary: 'Every order, newest first',
       ok: { description: 'The page.', body: z.array(OrderSchema), headers: ['X-Total-Count', 'Link'] },
     },
@@ -91,6 +93,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.get(
     '/order',
     {
+      operationId: 'listAccountOrders',
       summary: "One account's orders, newest first",
       description: 'Your own, or anyone’s for an admin.',
       ok: { description: 'The page.', body: z.array(OrderSchema), headers: ['X-Total-Count', 'Link'] },
@@ -121,6 +124,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.get(
     '/order/:id',
     {
+      operationId: 'getOrder',
       summary: 'One order',
       description: 'Your own, or any for an admin.',
       ok: { description: 'The order.', body: OrderSchema },
@@ -136,6 +140,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.delete(
     '/order/:id',
     {
+      operationId: 'cancelOrder',
       summary: 'Cancel your unpaid order',
       description:
         'Its open PaymentIntent is cancelled at Stripe first and its pieces go back to stock. ' +
@@ -157,6 +162,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
   section.patch(
     '/order/:id/status',
     {
+      operationId: 'setOrderStatus',
       summary: 'Ship an order (or take the shipment back)',
       description: 'Expired orders and orders being cancelled cannot be shipped (409).',
       ok: { description: 'The order.', body: OrderSchema },

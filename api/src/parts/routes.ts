@@ -42,6 +42,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   section.get(
     '/parts',
     {
+      operationId: 'listParts',
       summary: 'One page of the catalogue',
       description: 'Searched (`q`: every word in the name or description), filtered and sorted.',
       headers: conditionalReadHeaders,
@@ -65,6 +66,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   section.get(
     '/parts/:id',
     {
+      operationId: 'getPart',
       summary: 'One part',
       headers: conditionalReadHeaders,
       ok: {
@@ -84,6 +86,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   section.post(
     '/parts',
     {
+      operationId: 'createPart',
       summary: 'Add a part',
       ok: { status: 201, description: 'The part as stored.', body: createdPartSchema, headers: ['Location'] },
       errors: [409],
@@ -100,7 +103,12 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
 
   section.delete(
     '/parts/:id',
-    { summary: 'Remove a part', ok: { description: 'Removed.', body: successSchema }, errors: [404] },
+    {
+      operationId: 'deletePart',
+      summary: 'Remove a part',
+      ok: { description: 'Removed.', body: successSchema },
+      errors: [404],
+    },
     admin,
     validate({ params: partIdParams }),
     async (ctx) => {
@@ -112,6 +120,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   section.put(
     '/restockQty/:id',
     {
+      operationId: 'restockPart',
       summary: 'Add stock',
       description: 'One atomic increment: concurrent restocks never overwrite each other.',
       ok: { description: 'The part with its new stock.', body: PartSchema },
@@ -128,6 +137,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
   section.put(
     '/reduceQty/:id',
     {
+      operationId: 'writeOffStock',
       summary: 'Write stock off',
       description: 'Never below zero (409).',
       ok: { description: 'The part with its new stock.', body: PartSchema },
@@ -145,6 +155,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
     section.put(
       `/${direction}Qty/:id`,
       {
+        operationId: direction === 'increase' ? 'raiseMinimumQty' : 'lowerMinimumQty',
         summary: `${direction === 'increase' ? 'Raise' : 'Lower'} the minimum purchase quantity`,
         description: `Only ${direction === 'increase' ? 'raises' : 'lowers'} it (409 otherwise).`,
         ok: { description: 'The part with its new minimum.', body: PartSchema },

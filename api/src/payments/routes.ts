@@ -25,6 +25,7 @@ export function paymentRoutes(routes: ApiRoutes, { env, stripe, limits }: RouteD
   section.patch(
     '/order/:id',
     {
+      operationId: 'claimPayment',
       summary: 'Report a payment of your order',
       description:
         'Only the PaymentIntent this API created for the order is asked about (any other id is a 409); ' +
@@ -52,6 +53,7 @@ export function paymentRoutes(routes: ApiRoutes, { env, stripe, limits }: RouteD
   section.post(
     '/create-payment-intent',
     {
+      operationId: 'createPaymentIntent',
       summary: 'Start paying your order',
       description: 'The amount is the stored order price; paid or expired orders are a 409.',
       ok: { description: 'The client secret of the PaymentIntent.', body: paymentIntentSchema },
@@ -73,6 +75,7 @@ export function paymentRoutes(routes: ApiRoutes, { env, stripe, limits }: RouteD
   section.post(
     '/webhooks/stripe',
     {
+      operationId: 'receiveStripeEvent',
       summary: "Stripe's events",
       description:
         '`payment_intent.succeeded` marks its order paid once; a payment no order can take is refunded ' +

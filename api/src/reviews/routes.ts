@@ -27,6 +27,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
   section.get(
     '/review',
     {
+      operationId: 'listReviews',
       summary: 'One page of reviews, newest first',
       headers: conditionalReadHeaders,
       ok: {
@@ -49,6 +50,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
   section.post(
     '/review',
     {
+      operationId: 'postReview',
       summary: 'Post a review as yourself',
       description: 'An `email` other than the caller’s is refused (403); it is never published.',
       ok: { status: 201, description: 'The review as published.', body: createdReviewSchema },
@@ -68,6 +70,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
   section.delete(
     '/review/:id',
     {
+      operationId: 'deleteReview',
       summary: 'Remove a review (moderation)',
       ok: { description: 'Removed.', body: successSchema },
       errors: [404],

@@ -27,6 +27,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.put(
     '/user/:email',
     {
+      operationId: 'exchangeToken',
       summary: 'Exchange a Firebase ID token for an API token',
       description:
         'The token must belong to the Firebase account of this email. Emails in ADMIN_EMAILS become admins here.',
@@ -55,6 +56,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.delete(
     '/session',
     {
+      operationId: 'signOut',
       summary: 'Sign out: end every API token of this account',
       ok: { description: 'Signed out.', body: successSchema },
     },
@@ -68,6 +70,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.get(
     '/user/:email',
     {
+      operationId: 'getUser',
       summary: "An account's record",
       description: 'Your own, or anyone’s for an admin.',
       ok: { description: 'The record.', body: UserSchema },
@@ -87,6 +90,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.put<{ input: Input<{ params: typeof emailParams; body: typeof profileUpdateSchema }> }>(
     '/userInfo/:email',
     {
+      operationId: 'updateProfile',
       summary: 'Update your own profile',
       description: 'Fields not sent are left unchanged.',
       ok: { description: 'The updated record.', body: updatedProfileSchema },
@@ -108,6 +112,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.get(
     '/user',
     {
+      operationId: 'listUsers',
       summary: 'Every current account, by email',
       ok: { description: 'The page.', body: z.array(UserSchema), headers: ['X-Total-Count', 'Link'] },
     },
@@ -124,6 +129,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.put(
     '/user/admin/:email',
     {
+      operationId: 'makeAdmin',
       summary: 'Make an account an admin',
       ok: { description: 'How many records changed (0: already an admin).', body: makeAdminResultSchema },
       errors: [404],
@@ -138,6 +144,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   section.get(
     '/admin/:email',
     {
+      operationId: 'isAdmin',
       summary: 'Whether an account is an admin',
       description: 'Your own, or anyone’s for an admin.',
       ok: { description: 'The admin flag.', body: adminLookupSchema },
