@@ -1,6 +1,6 @@
 import Koa from 'koa';
-import type Stripe from 'stripe';
 import { healthRoutes } from './health/routes';
+import type { RouteDeps } from './route-deps';
 import { jsonBody } from './http/body';
 import type { AppState } from './http/context';
 import type { Listener } from './http/cached-reads';
@@ -14,7 +14,7 @@ import { taggedJson } from './lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from './lib/env';
 import { trackRequests } from './lib/lifecycle';
 import type { Logger } from './lib/logger';
-import { createRateLimits, type RateLimits } from './lib/rate-limits';
+import { createRateLimits } from './lib/rate-limits';
 import { createStripe } from './lib/stripe';
 import { useOpenSlots } from './orders/open-slots';
 import { orderRoutes } from './orders/routes';
@@ -36,17 +36,6 @@ export interface AppDeps {
   catalogue?: PartCatalogue;
   /** Accounts by email; likewise passed by the server, which warms it before reporting ready. */
   userLookup?: UserLookup;
-}
-
-/** What the resources' routes get: the app's configuration and its per-app services. */
-export interface RouteDeps {
-  env: Env;
-  limits: RateLimits;
-  stripe: Stripe;
-  catalogue: PartCatalogue;
-  reviewPages: ReviewPages;
-  /** Accounts by email (in memory on the embedded database). */
-  userLookup: UserLookup;
 }
 
 /** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */

@@ -4,7 +4,7 @@ import type { Env } from '../lib/env';
 import { bearer, verifyApiToken } from '../lib/tokens';
 import { callersFor } from '../users/callers';
 import type { AppState, Caller } from './context';
-import { documented } from './openapi';
+import { documented } from './route-docs';
 
 /**
  * Requires our API token and an account that still accepts it; sets ctx.state.caller from the

@@ -10,7 +10,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { apiErrorSchema } from '@motoparts/contracts';
 import type { AppState } from './context';
-import type { InputSchemas } from './validate';
+import { docOf, type ErrorStatus, type InputSchemas, type SecurityScheme } from './route-docs';
 
 /**
  * The OpenAPI 3.1 document of the API, built from the routes themselves: each route is
@@ -18,8 +18,6 @@ import type { InputSchemas } from './validate';
  * middleware (the `validate` schemas, the auth it requires, its rate limit) plus a short `RouteDoc`
  * next to it in `<resource>/routes.ts`, so the two cannot drift apart. Served at GET /openapi.json.
  */
-
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 429 | 500 | 502 | 503;
 
 const ERRORS: Record<ErrorStatus, string> = {
   400: 'BAD_REQUEST: the input does not match its schema (`details` names each field) or a rule refused it.',
@@ -47,9 +45,6 @@ const TAGS: Record<string, string> = {
   reviews: 'Customer reviews.',
   users: 'Sign-in, profiles and accounts.',
 };
-
-/** Who may call a route, as the document's security schemes say it. */
-export type SecurityScheme = 'apiToken' | 'firebaseIdToken' | 'stripeSignature';
 
 const SECURITY_SCHEMES = {
   apiToken: {
@@ -89,22 +84,6 @@ export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 
 /** The shared error shape of every 4xx and 5xx answer. */
 export const ErrorSchema = apiErrorSchema.meta({ id: 'Error' });
-
-/** What a middleware adds to the documentation of the routes it guards. */
-export interface MiddlewareDoc {
-  security?: SecurityScheme;
-  adminOnly?: boolean;
-  request?: InputSchemas;
-  errors?: ErrorStatus[];
-}
-
-const middlewareDocs = new WeakMap<object, MiddlewareDoc>();
-
-/** Attaches documentation to a middleware; returns the middleware. */
-export function documented<M extends object>(middleware: M, doc: MiddlewareDoc): M {
-  middlewareDocs.set(middleware, doc);
-  return middleware;
-}
 
 /** What a route's middleware cannot say about it. */
 export interface RouteDoc {
@@ -193,7 +172,7 @@ export class ApiRoutes {
     doc: RouteDoc,
     middleware: object[],
   ): RouteConfig {
-    const docs = middleware.flatMap((m) => middlewareDocs.get(m) ?? []);
+    const docs = middleware.flatMap((m) => docOf(m) ?? []);
     const request = Object.assign({}, ...docs.map((d) => d.request)) as InputSchemas;
     const security = doc.security ?? docs.find((d) => d.security)?.security;
     const adminOnly = docs.some((d) => d.adminOnly);

@@ -5,7 +5,7 @@ import type { Env } from '../lib/env';
 import type { LimitName, RateLimits } from '../lib/rate-limits';
 import { bearer, verifyApiToken } from '../lib/tokens';
 import type { AppContext, AppState } from './context';
-import { documented } from './openapi';
+import { documented } from './route-docs';
 
 /**
  * The key of a client address in the per-address budgets: an IPv4 address (IPv4-mapped IPv6

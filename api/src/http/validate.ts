@@ -5,14 +5,7 @@ import { objectIdSchema } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
 import { cacheBytes } from '../lib/cache-budget';
 import type { AppState } from './context';
-import { documented } from './openapi';
-
-/** The parts of a request a route reads; each an object schema (a body may be any schema). */
-export interface InputSchemas {
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-}
+import { documented, type InputSchemas } from './route-docs';
 
 /** What `validate(schemas)` leaves in `ctx.state.input`: each part parsed by its schema. */
 export type Input<S extends InputSchemas> = {

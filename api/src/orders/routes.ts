@@ -7,7 +7,7 @@ import {
   type Order,
 } from '@motoparts/contracts';
 import { z } from 'zod';
-import type { RouteDeps } from '../app';
+import type { RouteDeps } from '../route-deps';
 import { adminOnly, assertSelfOrAdmin, callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';

@@ -6,7 +6,7 @@ import {
   successSchema,
 } from '@motoparts/contracts';
 import { z } from 'zod';
-import type { RouteDeps } from '../app';
+import type { RouteDeps } from '../route-deps';
 import { adminOnly } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';

@@ -4,7 +4,7 @@ import {
   paymentIntentInputSchema,
   paymentIntentSchema,
 } from '@motoparts/contracts';
-import type { RouteDeps } from '../app';
+import type { RouteDeps } from '../route-deps';
 import { callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';

@@ -1,6 +1,6 @@
 import { pageQuerySchema, reviewInputSchema, successSchema } from '@motoparts/contracts';
 import { z } from 'zod';
-import type { RouteDeps } from '../app';
+import type { RouteDeps } from '../route-deps';
 import { adminOnly, callerOf, signedIn } from '../http/auth';
 import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';

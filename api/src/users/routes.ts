@@ -7,7 +7,7 @@ import {
   tokenResponseSchema,
 } from '@motoparts/contracts';
 import { z } from 'zod';
-import type { RouteDeps } from '../app';
+import type { RouteDeps } from '../route-deps';
 import { adminOnly, assertSelf, assertSelfOrAdmin, callerOf, firebaseBearer, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
