@@ -318,13 +318,16 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.ok(!connects(objs, e.shell, e.internet, 443));
       assert.ok(!connects(objs, e.auth, e.storefront, 8080), 'only the shell, of the front ends');
       assert.ok(!connects(objs, e.storefront, e.dashboard, 8080));
-      for (const name of ['storefront', 'auth', 'dashboard']) {
-        for (const [to, port, protocol] of [
-          ['kubeDns', 53, 'UDP'],
-          ['internet', 443, 'TCP'],
-          ['api', 5000, 'TCP'],
+      for (const name of FRONT_ENDS) {
+        // nginx resolves its resolver's host name (nginxResolver) when it starts.
+        assert.ok(connects(objs, e[name], e.kubeDns, 53, 'UDP'), `${name} resolves names`);
+        for (const [to, port] of [
+          ['internet', 443],
+          ['internet', 80],
+          ['api', 5000],
+          ['kubeDns', 80],
         ]) {
-          assert.ok(!connects(objs, e[name], e[to], port, protocol), `${name} connects nowhere (${to})`);
+          assert.ok(!connects(objs, e[name], e[to], port), `${name} does not reach ${to}:${port}`);
         }
       }
       // Out of the API: DNS, MongoDB, HTTPS to public addresses (Firebase, Stripe), nothing else.
