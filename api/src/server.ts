@@ -37,6 +37,9 @@ async function main(): Promise<void> {
   if (env.NODE_ENV === 'production' && env.ALLOW_LOCAL_SERVICES) {
     logger.warn('ALLOW_LOCAL_SERVICES=1: a demo; local stand-ins for Firebase Auth and Stripe are allowed');
   }
+  if (env.NODE_ENV === 'production' && env.STRIPE_TEST_MODE) {
+    logger.warn('STRIPE_TEST_MODE=1: a staging deployment; a Stripe test key (test cards pay) is allowed');
+  }
   const catalogue = catalogueFor(env);
   const userLookup = userLookupFor(env);
   const app = createApp({ env, logger, catalogue, userLookup });

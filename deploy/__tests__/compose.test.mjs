@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { runInNewContext } from 'node:vm';
 import { parse } from 'yaml';
 import { API_NODE_ARGS } from '../../scripts/services.mjs';
 
@@ -15,20 +17,56 @@ const ROOT = path.join(import.meta.dirname, '..', '..');
 const FRONT_ENDS = ['shell', 'storefront', 'auth', 'dashboard'];
 const STAND_INS = ['auth-emulator', 'stripe-mock', 'seed'];
 
-/** The secrets docker-compose.yml requires, with values of the right shape. */
+/**
+ * What docker-compose.yml requires: settings, and every secret as the path of its file. `config`
+ * reads none of the files (`up` bind-mounts them), so the paths need not exist here.
+ */
 const SECRETS = {
-  MONGO_ROOT_PASSWORD: 'root-pass-for-render',
-  MOTOPARTS_DB_PASSWORD: 'app-pass-for-render',
-  JWT_SECRET: 'render-only-secret-0123456789abcdef0123',
   ADMIN_EMAILS: 'ops@motoparts.example',
   FIREBASE_PROJECT_ID: 'motoparts-prod',
-  STRIPE_SECRET_KEY: 'sk_live_render',
-  STRIPE_WEBHOOK_SECRET: 'whsec_render',
   CORS_ORIGINS: 'https://www.motoparts.example',
   MOTOPARTS_CONFIG_JSON: './deploy/config.production.example.json',
-  // A path only: `config` does not read the file (`up` bind-mounts it into the API).
+  MONGO_ROOT_PASSWORD_FILE: '/etc/motoparts/secrets/mongo-root-password',
+  MOTOPARTS_DB_PASSWORD_FILE: '/etc/motoparts/secrets/motoparts-db-password',
+  MONGODB_URI_FILE: '/etc/motoparts/secrets/mongodb-uri',
+  JWT_SECRET_FILE: '/etc/motoparts/secrets/jwt-secret',
+  STRIPE_SECRET_KEY_FILE: '/etc/motoparts/secrets/stripe-secret-key',
+  STRIPE_WEBHOOK_SECRET_FILE: '/etc/motoparts/secrets/stripe-webhook-secret',
   FIREBASE_SERVICE_ACCOUNT_FILE: '/etc/motoparts/firebase-service-account.json',
 };
+
+/**
+ * Each secret file (by the variable naming it), the services that mount it and the variable each
+ * of them reads it through. No other service mounts it.
+ */
+const SECRET_READERS = {
+  MONGO_ROOT_PASSWORD_FILE: { mongo: 'MONGO_INITDB_ROOT_PASSWORD_FILE' },
+  MOTOPARTS_DB_PASSWORD_FILE: { mongo: 'MOTOPARTS_DB_PASSWORD_FILE' },
+  MONGODB_URI_FILE: { api: 'MONGODB_URI_FILE', seed: 'MONGODB_URI_FILE' },
+  JWT_SECRET_FILE: { api: 'JWT_SECRET_FILE', seed: 'JWT_SECRET_FILE' },
+  STRIPE_SECRET_KEY_FILE: { api: 'STRIPE_SECRET_KEY_FILE', seed: 'STRIPE_SECRET_KEY_FILE' },
+  STRIPE_WEBHOOK_SECRET_FILE: { api: 'STRIPE_WEBHOOK_SECRET_FILE', seed: 'STRIPE_WEBHOOK_SECRET_FILE' },
+  // firebase-admin reads its key through Application Default Credentials.
+  FIREBASE_SERVICE_ACCOUNT_FILE: { api: 'GOOGLE_APPLICATION_CREDENTIALS' },
+};
+
+/** Variables that would hold a secret's value in a container's environment: never set. */
+const SECRET_VALUES = [
+  'MONGODB_URI',
+  'JWT_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'MONGO_INITDB_ROOT_PASSWORD',
+  'MOTOPARTS_DB_PASSWORD',
+];
+
+/** The variables the API reads from a file as <NAME>_FILE (FILE_VARIABLES in api/src/lib/env.ts). */
+function apiFileVariables() {
+  const source = readFileSync(path.join(ROOT, 'api', 'src', 'lib', 'env.ts'), 'utf8');
+  const list = /export const FILE_VARIABLES = \[([^\]]*)\]/.exec(source);
+  assert.ok(list, 'api/src/lib/env.ts exports FILE_VARIABLES');
+  return [...list[1].matchAll(/'(\w+)'/g)].map((m) => m[1]);
+}
 
 /** Where a service's compose secret is mounted: /run/secrets/<target, default the source>. */
 function secretPath(service, source) {
@@ -59,9 +97,44 @@ const once = (fn) => {
   return () => (value ??= fn());
 };
 const production = once(() => render(['-f', 'docker-compose.yml'], SECRETS));
-const development = once(() =>
-  render(['--env-file', 'deploy/dev.env', '-f', 'docker-compose.yml', '-f', 'docker-compose.dev.yml'], {}),
-);
+const DEV_ARGS = ['--env-file', 'deploy/dev.env', '-f', 'docker-compose.yml', '-f', 'docker-compose.dev.yml'];
+const development = once(() => render(DEV_ARGS, {}));
+
+/** A service's published ports as { address, published, target }; docker-compose 1.x writes both forms. */
+function published(service) {
+  return (service.ports ?? []).map((p) => {
+    if (typeof p !== 'string')
+      return { address: p.host_ip ?? '0.0.0.0', published: p.published, target: p.target };
+    const parts = p.replace(/\/\w+$/, '').split(':');
+    if (parts.length === 3)
+      return { address: parts[0], published: Number(parts[1]), target: Number(parts[2]) };
+    if (parts.length === 2)
+      return { address: '0.0.0.0', published: Number(parts[0]), target: Number(parts[1]) };
+    return { address: '0.0.0.0', published: undefined, target: Number(parts[0]) };
+  });
+}
+
+/** Bytes of a compose memory value (`256m`, `1g`, a number of bytes). */
+function bytes(value) {
+  const m = /^(\d+(?:\.\d+)?)([kmg]?)b?$/i.exec(String(value));
+  assert.ok(m, `a memory size: ${value}`);
+  return Number(m[1]) * 1024 ** ' kmg'.indexOf(m[2].toLowerCase() || ' ');
+}
+
+/** cap_drop ALL and nothing added back, no-new-privileges, a memory limit: every service of a variant. */
+function assertHardened(variant, services) {
+  for (const [name, service] of Object.entries(services)) {
+    assert.deepEqual(service.cap_drop, ['ALL'], `${variant}: ${name} drops every capability`);
+    assert.equal(service.cap_add, undefined, `${variant}: ${name} adds none back (none needs one)`);
+    assert.ok(service.privileged !== true, `${variant}: ${name} is not privileged`);
+    assert.ok(
+      (service.security_opt ?? []).some((o) => /^no-new-privileges(:true)?$/.test(o)),
+      `${variant}: ${name} runs with no-new-privileges`,
+    );
+    assert.ok(service.mem_limit !== undefined, `${variant}: ${name} has a memory limit`);
+    assert.ok(bytes(service.mem_limit) >= 64 * 1024 ** 2, `${variant}: ${name}'s limit is a real size`);
+  }
+}
 
 /** docker-compose 1.x renders short-syntax volumes as "source:target[:mode]". */
 function mounts(service) {
@@ -93,6 +166,54 @@ function assertRunsAsNonRoot(name, service) {
   assert.doesNotMatch(users.at(-1), /^(0|root)(:|$)/, `${dockerfile} ends as a non-root user`);
 }
 
+/**
+ * Every secret of SECRET_READERS is a file secret from the path `given` names, mounted into exactly
+ * the services of the variant that read it, each through its variable; no secret value is in any
+ * service's environment, and the host paths appear only as the secrets' sources.
+ */
+function assertSecretFiles({ services, secrets }, given) {
+  for (const [variable, readers] of Object.entries(SECRET_READERS)) {
+    const [name, secret] =
+      Object.entries(secrets ?? {}).find(([, s]) => s.file === path.resolve(ROOT, given[variable])) ?? [];
+    assert.ok(name, `a top-level secret reads the file ${variable} names`);
+    assert.equal(secret.external, undefined, `${name} is a file secret, not an external (Swarm) one`);
+    for (const [service, config] of Object.entries(services)) {
+      const mounted = secretPath(config, name);
+      const reader = readers[service];
+      if (!reader) {
+        assert.equal(mounted, undefined, `${service} does not get ${name}`);
+        continue;
+      }
+      assert.ok(mounted, `${service} mounts ${name}`);
+      // /dev/null: the dev stack's Firebase key, which the emulator does not need; the overlay
+      // empties the variable (checked by its own test).
+      if (given[variable] === '/dev/null') continue;
+      assert.equal(config.environment[reader], mounted, `${service} reads ${name} through ${reader}`);
+    }
+  }
+  // The API reads every variable it can take from a file that way.
+  for (const name of apiFileVariables()) {
+    assert.match(
+      services.api.environment[`${name}_FILE`] ?? '',
+      /^\/run\/secrets\//,
+      `the API reads ${name} from a secret file`,
+    );
+  }
+  for (const [service, config] of Object.entries(services)) {
+    for (const name of SECRET_VALUES) {
+      assert.equal(config.environment?.[name], undefined, `${service} has no ${name} in its environment`);
+    }
+  }
+  const text = JSON.stringify(services);
+  for (const variable of Object.keys(SECRET_READERS)) {
+    if (given[variable] === '/dev/null') continue;
+    assert.ok(
+      !text.includes(path.resolve(ROOT, given[variable])),
+      `${variable}'s file is only a secret's source`,
+    );
+  }
+}
+
 describe('docker-compose.yml (production)', () => {
   test('stops at once naming each missing secret; an empty value counts as missing', () => {
     // Every use of a secret is `${NAME:?message naming NAME}`: never a default that would bring
@@ -108,17 +229,19 @@ describe('docker-compose.yml (production)', () => {
     }
     // And docker-compose really stops: one secret missing, then one empty.
     const withoutJwt = { ...SECRETS };
-    delete withoutJwt.JWT_SECRET;
+    delete withoutJwt.JWT_SECRET_FILE;
     const missing = compose(['-f', 'docker-compose.yml', 'config', '-q'], withoutJwt);
     assert.notEqual(missing.status, 0);
-    assert.match(missing.stderr, /set JWT_SECRET \(32\+ random characters\)/);
+    assert.match(
+      missing.stderr,
+      /set JWT_SECRET_FILE \(path of the API's token secret, 32\+ random characters\)/,
+    );
     const empty = compose(['-f', 'docker-compose.yml', 'config', '-q'], {
       ...SECRETS,
-      STRIPE_SECRET_KEY: '',
+      STRIPE_SECRET_KEY_FILE: '',
     });
     assert.notEqual(empty.status, 0);
-    assert.match(empty.stderr, /set STRIPE_SECRET_KEY/);
-    // The Firebase service account is a file: without its path nothing starts either.
+    assert.match(empty.stderr, /set STRIPE_SECRET_KEY_FILE/);
     const withoutAccount = { ...SECRETS };
     delete withoutAccount.FIREBASE_SERVICE_ACCOUNT_FILE;
     const noAccount = compose(['-f', 'docker-compose.yml', 'config', '-q'], withoutAccount);
@@ -129,23 +252,60 @@ describe('docker-compose.yml (production)', () => {
     );
   });
 
-  test('the API gets the Firebase Admin service account as a secret file, found by ADC', () => {
-    // firebase-admin (initializeApp without a credential) reads Firebase accounts with Google
-    // Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS names the key file.
-    const { services, secrets } = production();
-    const [name, secret] =
-      Object.entries(secrets ?? {}).find(([, s]) => s.file === SECRETS.FIREBASE_SERVICE_ACCOUNT_FILE) ?? [];
-    assert.ok(name, 'a top-level secret reads the file FIREBASE_SERVICE_ACCOUNT_FILE names');
-    assert.equal(secret.external, undefined, 'a file secret, not an external (Swarm) one');
-    const mounted = secretPath(services.api, name);
-    assert.ok(mounted, `the API mounts secret ${name}`);
-    assert.equal(services.api.environment.GOOGLE_APPLICATION_CREDENTIALS, mounted);
-    for (const other of ['mongo', ...FRONT_ENDS]) {
-      assert.equal(secretPath(services[other], name), undefined, `${other} does not get the key`);
+  test('every secret is a file secret, mounted only into the services that read it through a *_FILE variable', () => {
+    assertSecretFiles(production(), SECRETS);
+  });
+
+  test("MongoDB's init script makes the API's user with the password of its secret file", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mongo-init-'));
+    const file = path.join(dir, 'motoparts-db-password');
+    writeFileSync(file, 'app-pass-from-file\n');
+    const script = readFileSync(path.join(ROOT, 'deploy', 'mongo-init', '10-app-user.js'), 'utf8');
+    // mongosh's globals, as the mongo image's entrypoint runs the script against the new database.
+    const created = [];
+    const shell = (env) => ({
+      require: createRequire(import.meta.url),
+      process: { env },
+      print: () => {},
+      db: { getSiblingDB: (db) => ({ createUser: (user) => created.push({ db, ...user }) }) },
+    });
+    runInNewContext(script, shell({ MOTOPARTS_DB_PASSWORD_FILE: file }));
+    assert.deepEqual(JSON.parse(JSON.stringify(created)), [
+      {
+        db: 'motoparts',
+        user: 'motoparts',
+        pwd: 'app-pass-from-file',
+        roles: [{ role: 'readWrite', db: 'motoparts' }],
+      },
+    ]);
+    assert.throws(() => runInNewContext(script, shell({})), /MOTOPARTS_DB_PASSWORD_FILE is not set/);
+    writeFileSync(file, '\n');
+    assert.throws(() => runInNewContext(script, shell({ MOTOPARTS_DB_PASSWORD_FILE: file })), /empty file/);
+    assert.equal(created.length, 1, 'no user without a password');
+  });
+
+  test('every service: no capability, no-new-privileges, a memory limit', () => {
+    assertHardened('production', production().services);
+  });
+
+  test('published ports are on the loopback address unless PUBLISH_ADDRESS opens them', () => {
+    const { services } = production();
+    const ports = Object.entries(services).flatMap(([name, s]) => published(s).map((p) => ({ name, ...p })));
+    assert.deepEqual(
+      ports.map((p) => p.name).sort(),
+      ['api', ...FRONT_ENDS].sort(),
+      'MongoDB is not published',
+    );
+    for (const p of ports)
+      assert.equal(p.address, '127.0.0.1', `${p.name} publishes ${p.published} on 127.0.0.1`);
+    const open = render(['-f', 'docker-compose.yml'], { ...SECRETS, PUBLISH_ADDRESS: '0.0.0.0' }).services;
+    for (const name of ['api', ...FRONT_ENDS]) {
+      assert.deepEqual(
+        published(open[name]).map((p) => p.address),
+        ['0.0.0.0'],
+        `${name} is published where PUBLISH_ADDRESS says`,
+      );
     }
-    // Never an environment value or a volume: the key's content stays out of `docker inspect`.
-    const text = JSON.stringify(services);
-    assert.ok(!text.includes(SECRETS.FIREBASE_SERVICE_ACCOUNT_FILE), 'the path is only the secret source');
   });
 
   test('MongoDB with authentication, the API and the four front ends; no stand-in, no seed', () => {
@@ -155,23 +315,25 @@ describe('docker-compose.yml (production)', () => {
 
     const mongo = services.mongo;
     assert.match(mongo.image, /^mongo:7(\.|$)/);
-    assert.equal(mongo.environment.MONGO_INITDB_ROOT_PASSWORD, SECRETS.MONGO_ROOT_PASSWORD);
+    // Authentication on: the image's entrypoint makes the administrator from these.
+    assert.equal(mongo.environment.MONGO_INITDB_ROOT_USERNAME, 'root');
+    assert.equal(mongo.environment.MONGO_INITDB_ROOT_PASSWORD_FILE, secretPath(mongo, 'mongo-root-password'));
     const initDir = mounts(mongo).find((v) => v.target === '/docker-entrypoint-initdb.d');
     assert.ok(initDir, 'an init script folder makes the application user');
-    const init = readFileSync(path.join(ROOT, 'deploy', 'mongo-init', '10-app-user.js'), 'utf8');
-    assert.match(init, /createUser\(/);
-    assert.match(init, /role: 'readWrite', db: 'motoparts'/);
+    assert.ok(initDir.source.endsWith('deploy/mongo-init') && initDir.read_only);
 
     const api = services.api.environment;
     assert.equal(api.NODE_ENV, 'production');
-    assert.equal(
-      api.MONGODB_URI,
-      `mongodb://motoparts:${SECRETS.MOTOPARTS_DB_PASSWORD}@mongo:27017/motoparts?authSource=motoparts`,
-      'the API logs in as the application user',
-    );
     for (const stand of ['FIREBASE_AUTH_EMULATOR_HOST', 'STRIPE_API_BASE', 'ALLOW_LOCAL_SERVICES']) {
       assert.ok(!api[stand], `production sets no ${stand}`);
     }
+    // A Stripe test key is refused unless the operator declares a staging deployment.
+    assert.equal(api.STRIPE_TEST_MODE, '0');
+    assert.equal(
+      render(['-f', 'docker-compose.yml'], { ...SECRETS, STRIPE_TEST_MODE: '1' }).services.api.environment
+        .STRIPE_TEST_MODE,
+      '1',
+    );
     for (const name of FRONT_ENDS) {
       const mount = mounts(services[name]).find((v) => v.target === '/usr/share/nginx/html/config.json');
       assert.ok(
@@ -257,7 +419,7 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
     assert.deepEqual(seed.command, ['node', 'api/dist/seed-cli.js']);
     assert.equal(seed.restart, 'no');
     assert.equal(seed.environment.FIREBASE_AUTH_EMULATOR_HOST, 'auth-emulator:9099');
-    assert.equal(seed.environment.MONGODB_URI, api.environment.MONGODB_URI);
+    assert.equal(seed.environment.MONGODB_URI_FILE, api.environment.MONGODB_URI_FILE);
 
     const config = JSON.parse(readFileSync(path.join(ROOT, 'deploy', 'config.compose.json'), 'utf8'));
     assert.equal(config.firebaseAuthEmulatorUrl, 'http://localhost:9099');
@@ -272,6 +434,41 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
       assert.ok(service.healthcheck?.test, `${name} has a healthcheck`);
       assertExecForm(`${name} healthcheck`, service.healthcheck.test);
       assert.equal(service.init ?? name === 'mongo', true, `${name} runs under an init`);
+    }
+  });
+
+  test("secrets: deploy/dev.env's published files, mounted and read as in production", () => {
+    const dev = Object.fromEntries(
+      readFileSync(path.join(ROOT, 'deploy', 'dev.env'), 'utf8')
+        .split('\n')
+        .filter((l) => /^\w+=/.test(l))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    assertSecretFiles(development(), dev);
+    // The API's user in MongoDB is made with the password its URI holds.
+    const text = (variable) => readFileSync(path.resolve(ROOT, dev[variable]), 'utf8').replace(/\n$/, '');
+    const uri = new URL(text('MONGODB_URI_FILE'));
+    assert.equal(decodeURIComponent(uri.password), text('MOTOPARTS_DB_PASSWORD_FILE'));
+    assert.equal(`${uri.username}@${uri.host}${uri.pathname}`, 'motoparts@mongo:27017/motoparts');
+  });
+
+  test('every service, the stand-ins and the seed too: no capability, no-new-privileges, a memory limit', () => {
+    assertHardened('development', development().services);
+  });
+
+  test('every published port is on 127.0.0.1; the stand-ins stay there whatever PUBLISH_ADDRESS says', () => {
+    const published_ = (services) =>
+      Object.entries(services).flatMap(([name, s]) => published(s).map((p) => ({ name, ...p })));
+    const ports = published_(development().services);
+    assert.deepEqual(
+      [...new Set(ports.map((p) => p.name))].sort(),
+      ['api', 'auth-emulator', 'stripe-mock', ...FRONT_ENDS].sort(),
+    );
+    for (const p of ports)
+      assert.equal(p.address, '127.0.0.1', `${p.name} publishes ${p.published} on 127.0.0.1`);
+    const open = published_(render(DEV_ARGS, { PUBLISH_ADDRESS: '0.0.0.0' }).services);
+    for (const p of open.filter((q) => ['auth-emulator', 'stripe-mock'].includes(q.name))) {
+      assert.equal(p.address, '127.0.0.1', `${p.name} is never published beyond this host`);
     }
   });
 });

@@ -37,6 +37,156 @@ function objects(rendered) {
 }
 const find = (objs, kind, name) => objs.find((o) => o.kind === kind && o.metadata.name === name);
 
+/** Plain objects merged as helm merges values files (a later file's maps into the earlier ones). */
+function merge(base, over) {
+  if (!isMap(base) || !isMap(over)) return over === undefined ? base : over;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = v === null ? undefined : merge(base[k], v);
+  return out;
+}
+const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The chart's values for a variant's arguments (`-f` files only). */
+function valuesOf(args) {
+  const files = [path.join(CHART, 'values.yaml')];
+  for (let i = 0; i < args.length; i++) if (args[i] === '-f') files.push(args[i + 1]);
+  return files.map((f) => parse(readFileSync(f, 'utf8'))).reduce(merge, {});
+}
+
+/** The variables the API reads from a file as <NAME>_FILE (FILE_VARIABLES in api/src/lib/env.ts). */
+function apiFileVariables() {
+  const source = readFileSync(path.join(ROOT, 'api', 'src', 'lib', 'env.ts'), 'utf8');
+  const list = /export const FILE_VARIABLES = \[([^\]]*)\]/.exec(source);
+  assert.ok(list, 'api/src/lib/env.ts exports FILE_VARIABLES');
+  return [...list[1].matchAll(/'(\w+)'/g)].map((m) => m[1]);
+}
+
+/**
+ * Where a file the container reads comes from: the volume mounted over it, and the Secret and key
+ * (a secret volume or a projected one) the file is; with the file's mode.
+ */
+function secretFile(pod, container, file) {
+  const mount = container.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`));
+  assert.ok(mount, `${file} is inside a mounted volume`);
+  assert.equal(mount.readOnly, true, `${mount.mountPath} is mounted read-only`);
+  assert.equal(mount.subPath, undefined, `${mount.mountPath} is a directory mount`);
+  const volume = pod.volumes.find((v) => v.name === mount.name);
+  const relative = file.slice(mount.mountPath.length + 1);
+  const sources = volume.projected
+    ? volume.projected.sources
+    : [{ secret: { name: volume.secret?.secretName, items: volume.secret?.items } }];
+  for (const source of sources) {
+    const item = (source.secret?.items ?? []).find((i) => i.path === relative);
+    if (item) {
+      const mode = item.mode ?? (volume.projected ?? volume.secret).defaultMode;
+      return { secret: source.secret.name, key: item.key, mode, optional: source.secret.optional };
+    }
+  }
+  assert.fail(`${file} is not a key of a Secret in volume ${volume.name}`);
+}
+
+// NetworkPolicy semantics (networking.k8s.io/v1), enough to ask whether one endpoint may open a
+// connection to another: the policies selecting a pod isolate it in their direction, and a
+// connection needs the source's egress and the destination's ingress allowed. Endpoints are pods
+// ({ namespace: { name, labels }, labels, ip }) or addresses outside the cluster ({ ip }).
+const RELEASE_NS = { name: 'motoparts', labels: { 'kubernetes.io/metadata.name': 'motoparts' } };
+
+function selects(selector, labels) {
+  assert.equal(selector.matchExpressions, undefined, 'the test reads matchLabels only');
+  return Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels?.[k] === v);
+}
+
+/** IPv4 only: an IPv6 block never holds an IPv4 address. */
+function inCidr(ip, cidr) {
+  const [base, bits] = cidr.split('/');
+  if (base.includes(':')) return false;
+  const n = (a) => a.split('.').reduce((x, o) => x * 256 + Number(o), 0);
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(n(ip) / size) === Math.floor(n(base) / size);
+}
+
+function peerMatches(peer, endpoint) {
+  if (peer.ipBlock) {
+    return (
+      inCidr(endpoint.ip, peer.ipBlock.cidr) &&
+      !(peer.ipBlock.except ?? []).some((c) => inCidr(endpoint.ip, c))
+    );
+  }
+  if (!endpoint.namespace) return false; // selectors pick pods, never outside addresses
+  const namespace = peer.namespaceSelector
+    ? selects(peer.namespaceSelector, endpoint.namespace.labels)
+    : endpoint.namespace.name === RELEASE_NS.name;
+  return namespace && (!peer.podSelector || selects(peer.podSelector, endpoint.labels));
+}
+
+function portMatches(ports, port, protocol) {
+  if (!ports?.length) return true;
+  return ports.some((p) => {
+    assert.notEqual(typeof p.port, 'string', 'the chart names ports by number');
+    return (p.protocol ?? 'TCP') === protocol && (p.port === undefined || p.port === port);
+  });
+}
+
+function allows(policies, endpoint, direction, other, port, protocol) {
+  if (endpoint.namespace?.name !== RELEASE_NS.name) return true; // the chart's policies live in its namespace
+  const type = direction === 'ingress' ? 'Ingress' : 'Egress';
+  const selecting = policies.filter(
+    (p) => selects(p.spec.podSelector, endpoint.labels) && (p.spec.policyTypes ?? ['Ingress']).includes(type),
+  );
+  if (selecting.length === 0) return true;
+  return selecting.some((p) =>
+    (p.spec[direction] ?? []).some((rule) => {
+      const peers = rule[direction === 'ingress' ? 'from' : 'to'];
+      return (
+        (!peers?.length || peers.some((peer) => peerMatches(peer, other))) &&
+        portMatches(rule.ports, port, protocol)
+      );
+    }),
+  );
+}
+
+/** Whether `from` may open a connection to `to` on port/protocol under the rendered policies. */
+function connects(objs, from, to, port, protocol = 'TCP') {
+  const policies = objs.filter((o) => o.kind === 'NetworkPolicy');
+  return (
+    allows(policies, from, 'egress', to, port, protocol) &&
+    allows(policies, to, 'ingress', from, port, protocol)
+  );
+}
+
+/** The pods of the release (one per workload, labelled as its Deployment's template) and others. */
+function endpoints(objs) {
+  const pod = (name, ip) => ({
+    namespace: RELEASE_NS,
+    labels: find(objs, 'Deployment', `shop-motoparts-${name}`).spec.template.metadata.labels,
+    ip,
+  });
+  const ingressNs = { name: 'ingress-nginx', labels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } };
+  return {
+    api: pod('api', '10.8.1.1'),
+    shell: pod('shell', '10.8.1.2'),
+    storefront: pod('storefront', '10.8.1.3'),
+    auth: pod('auth', '10.8.1.4'),
+    dashboard: pod('dashboard', '10.8.1.5'),
+    controller: {
+      namespace: ingressNs,
+      labels: { 'app.kubernetes.io/name': 'ingress-nginx', 'app.kubernetes.io/component': 'controller' },
+      ip: '10.8.2.1',
+    },
+    kubeDns: {
+      namespace: { name: 'kube-system', labels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+      labels: { 'k8s-app': 'kube-dns' },
+      ip: '10.8.3.10',
+    },
+    // Any other pod: one of the release's namespace, one beside the controller.
+    neighbour: { namespace: RELEASE_NS, labels: { app: 'debug' }, ip: '10.8.1.99' },
+    besideController: { namespace: ingressNs, labels: { app: 'default-backend' }, ip: '10.8.2.9' },
+    internet: { ip: '203.0.113.10' },
+    privateHost: { ip: '10.20.0.5' },
+    metadataServer: { ip: '169.254.169.254' },
+  };
+}
+
 const variants = {
   default: [],
   production: ['-f', PRODUCTION],
@@ -73,10 +223,8 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.equal(env.NODE_ENV.value, 'production');
       // Behind the Ingress: one trusted hop, so a client cannot pick its rate-limit address.
       assert.equal(env.TRUST_PROXY_HOPS.value, '1');
-      for (const name of SECRET_KEYS) {
-        assert.ok(env[name].valueFrom?.secretKeyRef?.name, `${name} comes from a Kubernetes Secret`);
-        assert.equal(env[name].value, undefined, `${name} is never a plain value`);
-      }
+      // A staging deployment says so (api.stripeTestMode); production never does by default.
+      assert.equal(env.STRIPE_TEST_MODE, undefined);
       for (const local of ['FIREBASE_AUTH_EMULATOR_HOST', 'STRIPE_API_BASE', 'ALLOW_LOCAL_SERVICES']) {
         assert.equal(env[local], undefined, `no ${local} in a cluster`);
       }
@@ -88,6 +236,114 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.deepEqual(pdb.spec.selector.matchLabels, api.spec.selector.matchLabels);
       assert.ok(pdb.spec.minAvailable < hpa.spec.minReplicas, 'a node drain can always proceed');
       assert.ok(find(objs, 'Service', 'shop-motoparts-api'));
+    });
+
+    test("the API's secrets are files of the mounted Secrets, read through <NAME>_FILE", () => {
+      const values = valuesOf(args).api;
+      const { pod, container, env } = apiPod(objs);
+      assert.deepEqual(
+        apiFileVariables().sort(),
+        [...SECRET_KEYS].sort(),
+        'every secret the API can read from a file',
+      );
+      const expected = {
+        MONGODB_URI: { secret: values.mongodb.uriSecret.name, key: values.mongodb.uriSecret.key },
+        JWT_SECRET: { secret: values.secretName, key: 'JWT_SECRET' },
+        STRIPE_SECRET_KEY: { secret: values.secretName, key: 'STRIPE_SECRET_KEY' },
+        STRIPE_WEBHOOK_SECRET: { secret: values.secretName, key: 'STRIPE_WEBHOOK_SECRET' },
+      };
+      for (const name of SECRET_KEYS) {
+        assert.equal(env[name], undefined, `${name} is not in the environment`);
+        const file = env[`${name}_FILE`]?.value;
+        assert.ok(file, `${name}_FILE names the file`);
+        const from = secretFile(pod, container, file);
+        assert.deepEqual(
+          { secret: from.secret, key: from.key },
+          expected[name],
+          `${name}_FILE is the Secret's key`,
+        );
+        assert.equal(from.mode, 0o440, `${name} is readable by the pod's group only`);
+        assert.equal(from.optional, undefined, 'a missing Secret keeps the pod from starting');
+      }
+      assert.deepEqual(
+        container.env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name),
+        [],
+        "no variable holds a Secret's value",
+      );
+      assert.equal(container.envFrom, undefined);
+    });
+
+    test('TLS on the Ingress: one Secret for every host; cert-manager when a ClusterIssuer is named', () => {
+      const values = valuesOf(args).ingress;
+      const ingress = objs.find((o) => o.kind === 'Ingress');
+      const hosts = ingress.spec.rules.map((r) => r.host);
+      assert.deepEqual(ingress.spec.tls, [{ secretName: values.tls.secretName, hosts }]);
+      assert.equal(
+        ingress.metadata.annotations?.['cert-manager.io/cluster-issuer'],
+        values.tls.clusterIssuer || undefined,
+      );
+      for (const [k, v] of Object.entries(values.annotations ?? {}))
+        assert.equal(ingress.metadata.annotations[k], v);
+    });
+
+    test('a NetworkPolicy per workload: the API only from the ingress controller; each pod reaches only what it needs', () => {
+      const policies = objs.filter((o) => o.kind === 'NetworkPolicy');
+      assert.equal(policies.length, 1 + FRONT_ENDS.length);
+      for (const name of ['api', ...FRONT_ENDS]) {
+        const labels = find(objs, 'Deployment', `shop-motoparts-${name}`).spec.template.metadata.labels;
+        const own = policies.filter((p) => selects(p.spec.podSelector, labels));
+        assert.equal(own.length, 1, `one policy selects the ${name} pods`);
+        assert.deepEqual(
+          [...own[0].spec.policyTypes].sort(),
+          ['Egress', 'Ingress'],
+          `${name}: both directions`,
+        );
+      }
+      const e = endpoints(objs);
+      // In: the API only from the controller, on its port; so X-Forwarded-For's last hop is always it.
+      assert.ok(connects(objs, e.controller, e.api, 5000));
+      assert.ok(!connects(objs, e.controller, e.api, 9229), 'only the API port');
+      for (const who of ['shell', 'storefront', 'auth', 'dashboard', 'neighbour', 'besideController']) {
+        assert.ok(!connects(objs, e[who], e.api, 5000), `${who} does not reach the API`);
+      }
+      for (const name of FRONT_ENDS) {
+        assert.ok(connects(objs, e.controller, e[name], 8080), `the controller reaches ${name}`);
+        assert.ok(!connects(objs, e.neighbour, e[name], 8080), `another pod does not reach ${name}`);
+      }
+      // The shell includes the storefront's and the dashboard's first screens, and nothing else.
+      assert.ok(connects(objs, e.shell, e.storefront, 8080));
+      assert.ok(connects(objs, e.shell, e.dashboard, 8080));
+      assert.ok(connects(objs, e.shell, e.kubeDns, 53, 'UDP'), 'the shell resolves them per request');
+      assert.ok(!connects(objs, e.shell, e.auth, 8080));
+      assert.ok(!connects(objs, e.shell, e.internet, 443));
+      assert.ok(!connects(objs, e.auth, e.storefront, 8080), 'only the shell, of the front ends');
+      assert.ok(!connects(objs, e.storefront, e.dashboard, 8080));
+      for (const name of FRONT_ENDS) {
+        // nginx resolves its resolver's host name (nginxResolver) when it starts.
+        assert.ok(connects(objs, e[name], e.kubeDns, 53, 'UDP'), `${name} resolves names`);
+        for (const [to, port] of [
+          ['internet', 443],
+          ['internet', 80],
+          ['api', 5000],
+          ['kubeDns', 80],
+        ]) {
+          assert.ok(!connects(objs, e[name], e[to], port), `${name} does not reach ${to}:${port}`);
+        }
+      }
+      // Out of the API: DNS, MongoDB, HTTPS to public addresses (Firebase, Stripe), nothing else.
+      assert.ok(connects(objs, e.api, e.kubeDns, 53, 'UDP'));
+      assert.ok(connects(objs, e.api, e.kubeDns, 53, 'TCP'));
+      assert.ok(!connects(objs, e.api, e.kubeDns, 80));
+      assert.ok(connects(objs, e.api, e.internet, 443));
+      assert.ok(connects(objs, e.api, e.internet, 27017), 'a managed MongoDB, anywhere by default');
+      for (const port of [80, 25, 587, 6379])
+        assert.ok(!connects(objs, e.api, e.internet, port), `not port ${port}`);
+      assert.ok(!connects(objs, e.api, e.privateHost, 443), 'HTTPS only to public addresses');
+      assert.ok(!connects(objs, e.api, e.storefront, 8080));
+      // Workload Identity asks the node's metadata server; a mounted key needs none.
+      const workloadIdentity = !valuesOf(args).api.firebase.credentialsSecret;
+      assert.equal(connects(objs, e.api, e.metadataServer, 80), workloadIdentity);
+      assert.ok(!connects(objs, e.api, e.metadataServer, 443));
     });
 
     test('each front end: its own Deployment, Service and image tag; config.json from the ConfigMap', () => {
@@ -164,7 +420,7 @@ describe("the API's Firebase Admin credential (Application Default Credentials)"
     );
     assert.deepEqual(
       container.volumeMounts.map((m) => m.mountPath),
-      ['/tmp'],
+      ['/tmp', '/var/run/secrets/motoparts/api'],
     );
     assert.equal(pod.serviceAccountName, undefined, 'the namespace default unless named');
     assert.equal(pod.automountServiceAccountToken, false);
@@ -190,6 +446,97 @@ describe("the API's Firebase Admin credential (Application Default Credentials)"
     ]);
     assert.notEqual(res.status, 0);
     assert.match(res.stderr, /api\.firebase\.credentialsKey is required/);
+  });
+});
+
+describe('NetworkPolicies: values', () => {
+  /** Renders with a values file holding `values` (selector keys have dots, which --set cannot take). */
+  function withValues(values) {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'values-')), 'values.yaml');
+    writeFileSync(file, JSON.stringify(values));
+    const rendered = template('-f', file);
+    assertK8sValid(rendered);
+    return objects(rendered);
+  }
+
+  test('networkPolicy.enabled=false renders none', () => {
+    const rendered = template('--set', 'networkPolicy.enabled=false');
+    assert.equal(objects(rendered).filter((o) => o.kind === 'NetworkPolicy').length, 0);
+    assertK8sValid(rendered);
+  });
+
+  test("the ingress controller's namespace and pods are values", () => {
+    const objs = withValues({
+      networkPolicy: {
+        ingressController: {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'traefik' } },
+          podSelector: null,
+        },
+      },
+    });
+    const e = endpoints(objs);
+    const traefik = {
+      namespace: { name: 'traefik', labels: { 'kubernetes.io/metadata.name': 'traefik' } },
+      labels: {},
+      ip: '10.8.4.1',
+    };
+    assert.ok(connects(objs, traefik, e.api, 5000), 'any pod of that namespace');
+    assert.ok(connects(objs, traefik, e.shell, 8080));
+    assert.ok(!connects(objs, e.controller, e.api, 5000), 'ingress-nginx no more');
+  });
+
+  test('more peers for the API, MongoDB narrowed to its addresses, SMTP when enabled', () => {
+    const objs = withValues({
+      networkPolicy: {
+        api: {
+          extraIngressFrom: [
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+          ],
+          mongodb: { ports: [27017, 27018], to: [{ ipBlock: { cidr: '10.30.0.0/16' } }] },
+          smtp: { enabled: true, port: 465 },
+        },
+      },
+    });
+    const e = endpoints(objs);
+    const probe = {
+      namespace: { name: 'monitoring', labels: { 'kubernetes.io/metadata.name': 'monitoring' } },
+      labels: {},
+      ip: '10.8.5.1',
+    };
+    assert.ok(connects(objs, probe, e.api, 5000));
+    assert.ok(connects(objs, e.controller, e.api, 5000), 'the controller still');
+    assert.ok(connects(objs, e.api, { ip: '10.30.1.2' }, 27017));
+    assert.ok(connects(objs, e.api, { ip: '10.30.1.2' }, 27018));
+    assert.ok(!connects(objs, e.api, e.internet, 27017), 'MongoDB only there');
+    assert.ok(connects(objs, e.api, e.internet, 465), 'SMTP');
+    assert.ok(!connects(objs, e.api, e.internet, 25));
+  });
+});
+
+describe('Ingress TLS: values', () => {
+  test('a named ClusterIssuer adds the cert-manager annotation; TLS can be turned off; a secret name is required', () => {
+    const ingress = (...args) => objects(template(...args)).find((o) => o.kind === 'Ingress');
+    const issued = ingress('--set', 'ingress.tls.clusterIssuer=letsencrypt-staging');
+    assert.equal(issued.metadata.annotations['cert-manager.io/cluster-issuer'], 'letsencrypt-staging');
+    assert.equal(issued.spec.tls[0].secretName, 'motoparts-tls');
+    const plain = ingress(
+      '--set',
+      'ingress.tls.enabled=false',
+      '--set',
+      'ingress.tls.clusterIssuer=letsencrypt',
+    );
+    assert.equal(plain.spec.tls, undefined);
+    assert.equal(plain.metadata.annotations?.['cert-manager.io/cluster-issuer'], undefined);
+    const res = run('helm', ['template', 'shop', CHART, '--set', 'ingress.tls.secretName=']);
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /ingress\.tls\.secretName is required/);
+  });
+});
+
+describe('the API on a staging deployment', () => {
+  test('api.stripeTestMode sets STRIPE_TEST_MODE=1, which lets production take a Stripe test key', () => {
+    const { env } = apiPod(objects(template('--set', 'api.stripeTestMode=true')));
+    assert.equal(env.STRIPE_TEST_MODE.value, '1');
   });
 });
 

@@ -1,4 +1,7 @@
-import { EnvError, loadEnv, poolSize } from '../lib/env';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EnvError, FILE_VARIABLES, loadEnv, poolSize } from '../lib/env';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/motoparts',
@@ -54,4 +57,110 @@ it('parses lists and defaults', () => {
   expect(env.ADMIN_EMAILS).toEqual(['admin@motoparts.test', 'b@c.de']);
   expect(env.PORT).toBe(5100);
   expect(env.BODY_LIMIT_BYTES).toBe(100 * 1024);
+});
+
+describe('<NAME>_FILE: a secret read from a file', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'motoparts-env-'));
+  let files = 0;
+  /** A new file holding exactly `content`; its path. */
+  const file = (content: string): string => {
+    const name = path.join(dir, `secret-${++files}`);
+    writeFileSync(name, content);
+    return name;
+  };
+  /** The base environment without the four secrets (FILE_VARIABLES). */
+  const withoutSecrets = (): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(base).filter(([name]) => !(FILE_VARIABLES as readonly string[]).includes(name)),
+    );
+  const secret = 'y'.repeat(8) + '0123456789abcdefghijklmnopqrstuv';
+
+  it('covers the database URI and every secret', () => {
+    expect([...FILE_VARIABLES].sort()).toEqual([
+      'JWT_SECRET',
+      'MONGODB_URI',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+    ]);
+  });
+
+  it('reads each variable from its file, without the one trailing newline', () => {
+    const env = loadEnv({
+      ...withoutSecrets(),
+      MONGODB_URI_FILE: file('mongodb://app:p%40ss@db.example:27017/motoparts?authSource=motoparts\n'),
+      JWT_SECRET_FILE: file(`${secret}\r\n`),
+      STRIPE_SECRET_KEY_FILE: file('sk_live_fromfile'),
+      STRIPE_WEBHOOK_SECRET_FILE: file('whsec_fromfile\n'),
+    });
+    expect(env.MONGODB_URI).toBe('mongodb://app:p%40ss@db.example:27017/motoparts?authSource=motoparts');
+    expect(env.JWT_SECRET).toBe(secret);
+    expect(env.STRIPE_SECRET_KEY).toBe('sk_live_fromfile');
+    expect(env.STRIPE_WEBHOOK_SECRET).toBe('whsec_fromfile');
+  });
+
+  it('removes one newline only: the rest of the file is the value', () => {
+    const env = loadEnv({ ...base, JWT_SECRET: undefined, JWT_SECRET_FILE: file(`${secret}\n\n`) });
+    expect(env.JWT_SECRET).toBe(`${secret}\n`);
+  });
+
+  it('refuses both forms at once, naming both', () => {
+    const err = errorOf(() => loadEnv({ ...base, JWT_SECRET_FILE: file(secret) }));
+    expect(err.variables).toEqual(['JWT_SECRET', 'JWT_SECRET_FILE']);
+    expect(err.message).toContain('JWT_SECRET and JWT_SECRET_FILE are both set');
+  });
+
+  it.each([
+    ['a missing file', () => path.join(dir, 'missing'), 'ENOENT'],
+    ['a directory', () => dir, 'EISDIR'],
+    ['an empty file', () => file(''), 'empty file'],
+    ['a file holding only a newline', () => file('\n'), 'empty file'],
+  ])('names the variable for %s, and nothing else about it', (_what, target, reason) => {
+    const where = target();
+    const err = errorOf(() => loadEnv({ ...base, MONGODB_URI: undefined, MONGODB_URI_FILE: where }));
+    expect(err.variables).toEqual(['MONGODB_URI_FILE']);
+    const lines = err.message.split('\n').slice(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ {2}MONGODB_URI_FILE /);
+    expect(lines[0]).toContain(where);
+    expect(lines[0]).toContain(reason);
+  });
+
+  it('validates a value read from a file like any other, saying where it came from', () => {
+    const err = errorOf(() =>
+      loadEnv({
+        ...base,
+        STRIPE_SECRET_KEY: undefined,
+        STRIPE_SECRET_KEY_FILE: file('pk_live_not_a_secret\n'),
+      }),
+    );
+    expect(err.variables).toEqual(['STRIPE_SECRET_KEY']);
+    expect(err.message).toContain('STRIPE_SECRET_KEY is invalid');
+    expect(err.message).toContain('read from STRIPE_SECRET_KEY_FILE');
+    expect(err.message).not.toContain('pk_live_not_a_secret');
+  });
+
+  it('reports file problems and other problems together, one line each', () => {
+    const err = errorOf(() =>
+      loadEnv({
+        ...withoutSecrets(),
+        JWT_SECRET_FILE: path.join(dir, 'absent'),
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_SECRET_KEY_FILE: file('sk_live_y'),
+        STRIPE_WEBHOOK_SECRET_FILE: file('whsec_ok'),
+        PORT: 'eighty',
+      }),
+    );
+    expect(err.variables.sort()).toEqual(
+      ['JWT_SECRET_FILE', 'MONGODB_URI', 'PORT', 'STRIPE_SECRET_KEY', 'STRIPE_SECRET_KEY_FILE'].sort(),
+    );
+    expect(err.message.split('\n').slice(1)).toHaveLength(4);
+    expect(err.message).toContain('MONGODB_URI is missing (set MONGODB_URI or MONGODB_URI_FILE)');
+  });
+
+  it('is only for secrets: another variable ending in _FILE is not read', () => {
+    const err = errorOf(() =>
+      loadEnv({ ...base, FIREBASE_PROJECT_ID: undefined, FIREBASE_PROJECT_ID_FILE: file('demo-motoparts') }),
+    );
+    expect(err.variables).toEqual(['FIREBASE_PROJECT_ID']);
+  });
 });

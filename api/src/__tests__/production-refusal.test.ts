@@ -3,7 +3,8 @@
 // start when the setting is a production one.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEnv, productionProblems } from '../lib/env';
 
@@ -78,6 +79,12 @@ it.each([
   ['STRIPE_WEBHOOK_SECRET', 'whsec_0123456789abcdefghij', 'shorter than 32 characters'],
   ['FIREBASE_AUTH_EMULATOR_HOST', '127.0.0.1:9099', 'Firebase Auth emulator'],
   ['STRIPE_API_BASE', 'http://127.0.0.1:12111', 'stripe-mock'],
+  ['STRIPE_API_BASE', 'https://127.0.0.1:12112', 'not the real Stripe API'],
+  // Test keys: test cards would "pay" for real orders.
+  ['STRIPE_SECRET_KEY', 'sk_test_0123456789abcdefghijklmnop', 'Stripe test key'],
+  ['STRIPE_SECRET_KEY', 'rk_test_0123456789abcdefghijklmnop', 'Stripe test key'],
+  // Stripe's own host, but the secret key would cross the network in clear text.
+  ['STRIPE_API_BASE', 'http://api.stripe.com', 'clear text'],
 ])('refuses %s=%s with a line naming it', async (name, value, reason) => {
   const res = await boot({ [name]: value });
   expect(res.code).not.toBe(0);
@@ -91,21 +98,30 @@ it('names every problem on its own line at once', async () => {
   const res = await boot({
     JWT_SECRET: 'local-dev-secret-change-me-in-production-0123456789',
     STRIPE_WEBHOOK_SECRET: 'whsec_short',
+    STRIPE_SECRET_KEY: 'sk_test_123',
     FIREBASE_AUTH_EMULATOR_HOST: 'auth-emulator:9099',
     STRIPE_API_BASE: 'http://stripe-mock:12111',
   });
   expect(res.code).not.toBe(0);
   expect(res.stderr).toContain('refusing to start with NODE_ENV=production');
-  expect(problemLines(res.stderr).map((l) => l.split(' ')[0])).toEqual([
+  const lines = problemLines(res.stderr);
+  expect(lines.map((l) => l.split(' ')[0])).toEqual([
     'JWT_SECRET',
     'STRIPE_WEBHOOK_SECRET',
+    'STRIPE_SECRET_KEY',
     'FIREBASE_AUTH_EMULATOR_HOST',
     'STRIPE_API_BASE',
   ]);
+  // Two reasons against one variable are one line.
+  expect(lines[4]).toMatch(/clear text.*stripe-mock/);
 });
 
 it('ALLOW_LOCAL_SERVICES=1 allows the emulator and stripe-mock in a demo, never a published secret', async () => {
-  const local = { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', STRIPE_API_BASE: 'http://127.0.0.1:12111' };
+  const local = {
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+    STRIPE_API_BASE: 'http://127.0.0.1:12111',
+    STRIPE_SECRET_KEY: 'sk_test_123',
+  };
   const demo = await boot({ ...local, ALLOW_LOCAL_SERVICES: '1' });
   expect(demo.stdout).toContain('API listening');
   expect(demo.stdout).toContain('ALLOW_LOCAL_SERVICES=1');
@@ -121,6 +137,79 @@ it('ALLOW_LOCAL_SERVICES=1 allows the emulator and stripe-mock in a demo, never 
   ]);
 });
 
+it('STRIPE_TEST_MODE=1 (staging) allows a Stripe test key, says so at boot, and allows nothing else', async () => {
+  const staging = await boot({
+    STRIPE_TEST_MODE: '1',
+    STRIPE_SECRET_KEY: 'sk_test_0123456789abcdefghijklmnop',
+  });
+  expect(staging.stdout).toContain('API listening');
+  expect(staging.stdout).toContain('STRIPE_TEST_MODE=1');
+  expect(staging.stderr).toBe('');
+
+  const local = await boot({
+    STRIPE_TEST_MODE: '1',
+    STRIPE_SECRET_KEY: 'rk_test_0123456789abcdefghijklmnop',
+    STRIPE_API_BASE: 'http://api.stripe.com',
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+  });
+  expect(local.code).not.toBe(0);
+  expect(problemLines(local.stderr).map((l) => l.split(' ')[0])).toEqual([
+    'FIREBASE_AUTH_EMULATOR_HOST',
+    'STRIPE_API_BASE',
+  ]);
+});
+
+describe('secrets from files (<NAME>_FILE, as the chart and compose mount them)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'motoparts-secrets-'));
+  /** Writes each value to its own file, as a mounted Secret holds it, and gives <NAME>_FILE for it. */
+  const asFiles = (values: Record<string, string>): Record<string, string | undefined> => {
+    const env: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(values)) {
+      const file = path.join(dir, name);
+      writeFileSync(file, `${value}\n`);
+      env[name] = undefined;
+      env[`${name}_FILE`] = file;
+    }
+    return env;
+  };
+  const secrets = () => {
+    const { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } = production();
+    return { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } as Record<string, string>;
+  };
+
+  it('starts with every secret read from a file and none in the environment', async () => {
+    const res = await boot(asFiles(secrets()));
+    expect(res.stdout).toContain('API listening');
+    expect(res.stderr).toBe('');
+  });
+
+  it('checks a value read from a file like one from the environment', async () => {
+    const res = await boot(
+      asFiles({ ...secrets(), JWT_SECRET: 'local-dev-secret-change-me-in-production-0123456789' }),
+    );
+    expect(res.code).not.toBe(0);
+    expect(problemLines(res.stderr)).toEqual([expect.stringMatching(/^JWT_SECRET .*published/)]);
+  });
+
+  it('refuses a secret given twice and a file it cannot read, naming the variable', async () => {
+    const twice = await boot({
+      ...asFiles({ STRIPE_WEBHOOK_SECRET: `whsec_${strong()}` }),
+      STRIPE_WEBHOOK_SECRET: `whsec_${strong()}`,
+    });
+    expect(twice.code).not.toBe(0);
+    expect(twice.stdout).not.toContain('API listening');
+    expect(problemLines(twice.stderr)).toEqual([
+      'STRIPE_WEBHOOK_SECRET and STRIPE_WEBHOOK_SECRET_FILE are both set (give one)',
+    ]);
+
+    const missing = path.join(dir, 'not-mounted');
+    const unreadable = await boot({ MONGODB_URI: undefined, MONGODB_URI_FILE: missing });
+    expect(unreadable.code).not.toBe(0);
+    expect(unreadable.stdout).not.toContain('API listening');
+    expect(problemLines(unreadable.stderr)).toEqual([`MONGODB_URI_FILE cannot be read (${missing}: ENOENT)`]);
+  });
+});
+
 it('the real Stripe API base is not a local service', async () => {
   const res = await boot({ STRIPE_API_BASE: 'https://api.stripe.com' });
   expect(res.stdout).toContain('API listening');
@@ -131,6 +220,7 @@ it('development (the local stack) starts with the stand-ins and its generated se
     NODE_ENV: 'development',
     FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
     STRIPE_API_BASE: 'http://127.0.0.1:12111',
+    STRIPE_SECRET_KEY: 'sk_test_123',
   });
   expect(res.stdout).toContain('API listening');
 });
@@ -146,6 +236,8 @@ it('every secret value written anywhere in the repository is refused as publishe
   for (const file of files) {
     const text = readFileSync(path.join(root, file), 'utf8');
     for (const re of patterns) for (const m of text.matchAll(re)) if (m[1]) found.add(m[1]);
+    // A file holding one secret alone (a compose secret's development value) is named after it.
+    if (/(^|\/)jwt[-_]secret$/i.test(file)) found.add(text.replace(/\r?\n$/, ''));
   }
   expect(found.size).toBeGreaterThanOrEqual(4);
   const base = loadEnv({ ...production(), NODE_ENV: 'production' });

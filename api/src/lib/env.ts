@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_CACHE_BUDGET_MB } from './cache-budget';
 
@@ -20,6 +21,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   /** A production demo on the local stand-ins (auth emulator, stripe-mock): see productionProblems. */
   ALLOW_LOCAL_SERVICES: bool,
+  /** A staging deployment on Stripe's test mode: production then accepts a test key. */
+  STRIPE_TEST_MODE: bool,
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -157,23 +160,85 @@ export class EnvError extends Error {
   }
 }
 
+/**
+ * The variables that hold a secret. Each may be given as `<NAME>_FILE`, the path of a file holding
+ * the value (a mounted Kubernetes Secret or compose secret), so the value is not in the process
+ * environment where `docker inspect`, `kubectl describe` or a crash dump would show it. The
+ * Firebase Admin credential is a file already: firebase-admin reads the service-account key that
+ * GOOGLE_APPLICATION_CREDENTIALS names.
+ */
+export const FILE_VARIABLES = [
+  'MONGODB_URI',
+  'JWT_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'SERVICE_TOKEN',
+] as const;
+
+interface Problem {
+  variables: string[];
+  line: string;
+}
+
+/**
+ * Replaces each `<NAME>_FILE` of FILE_VARIABLES in `vars` by `<NAME>` with the file's content (one
+ * trailing newline removed). Returns the names read from files and one problem per variable that
+ * could not be: both forms given, a file that cannot be read, an empty file.
+ */
+function readFileVariables(vars: Record<string, string>): { fromFile: Set<string>; problems: Problem[] } {
+  const fromFile = new Set<string>();
+  const problems: Problem[] = [];
+  for (const name of FILE_VARIABLES) {
+    const fileVar = `${name}_FILE`;
+    const file = vars[fileVar];
+    if (file === undefined) continue;
+    if (vars[name] !== undefined) {
+      problems.push({ variables: [name, fileVar], line: `${name} and ${fileVar} are both set (give one)` });
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      problems.push({ variables: [fileVar], line: `${fileVar} cannot be read (${file}: ${reason})` });
+      continue;
+    }
+    const value = text.replace(/\r?\n$/, '');
+    if (value === '') {
+      problems.push({ variables: [fileVar], line: `${fileVar} names an empty file (${file})` });
+      continue;
+    }
+    vars[name] = value;
+    fromFile.add(name);
+  }
+  return { fromFile, problems };
+}
+
 /** Parses the environment; throws an EnvError naming every missing or malformed variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   // Empty strings mean "unset" (docker-compose passes `VAR=` for unset values).
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') cleaned[k] = v;
   if (cleaned.PORT === undefined && cleaned.PORT_API !== undefined) cleaned.PORT = cleaned.PORT_API;
+  const { fromFile, problems } = readFileVariables(cleaned);
   const parsed = fullEnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const name = String(i.path[0] ?? '?');
-      const problem = cleaned[name] === undefined ? 'is missing' : `is invalid (${i.message})`;
-      return `  ${name} ${problem}`;
-    });
-    const names = parsed.error.issues.map((i) => String(i.path[0] ?? '?'));
-    throw new EnvError(names, `Invalid environment:\n${lines.join('\n')}`);
+  if (parsed.success && problems.length === 0) return parsed.data;
+  const reported = new Set(problems.flatMap((p) => p.variables));
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const name = String(issue.path[0] ?? '?');
+    // A variable whose file could not be read is named once, by that problem.
+    if (reported.has(name) || reported.has(`${name}_FILE`)) continue;
+    const fileCapable = (FILE_VARIABLES as readonly string[]).includes(name);
+    let line: string;
+    if (cleaned[name] === undefined)
+      line = `${name} is missing${fileCapable ? ` (set ${name} or ${name}_FILE)` : ''}`;
+    else
+      line = `${name} is invalid (${issue.message})${fromFile.has(name) ? `, read from ${name}_FILE` : ''}`;
+    problems.push({ variables: [name], line });
   }
-  return parsed.data;
+  const names = problems.flatMap((p) => p.variables);
+  throw new EnvError(names, `Invalid environment:\n${problems.map((p) => `  ${p.line}`).join('\n')}`);
 }
 
 /**
@@ -207,8 +272,9 @@ function secretProblem(name: string, value: string, prefix = ''): string | null 
  * Why this environment must not serve the public: one line per problem, empty when fine (and
  * always empty outside NODE_ENV=production, where the local stack's generated secrets and
  * stand-ins are expected). Published or weak secrets are always refused in production; the
- * local stand-ins (Firebase Auth emulator, stripe-mock) only with ALLOW_LOCAL_SERVICES=1, which
- * says the deployment is a demo whose identities and payments are not real.
+ * local stand-ins (Firebase Auth emulator, stripe-mock, a Stripe API base that is not HTTPS) only
+ * with ALLOW_LOCAL_SERVICES=1, which says the deployment is a demo whose identities and payments
+ * are not real; a Stripe test key with that or with STRIPE_TEST_MODE=1 (a staging deployment).
  */
 export function productionProblems(env: Env): string[] {
   if (env.NODE_ENV !== 'production') return [];
@@ -216,16 +282,26 @@ export function productionProblems(env: Env): string[] {
     secretProblem('JWT_SECRET', env.JWT_SECRET),
     secretProblem('STRIPE_WEBHOOK_SECRET', env.STRIPE_WEBHOOK_SECRET, 'whsec_'),
   ];
+  if (/^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY) && !env.ALLOW_LOCAL_SERVICES && !env.STRIPE_TEST_MODE) {
+    problems.push(
+      'STRIPE_SECRET_KEY is a Stripe test key (sk_test_/rk_test_): test cards would pay for orders ' +
+        '(STRIPE_TEST_MODE=1 declares a staging deployment)',
+    );
+  }
   if (!env.ALLOW_LOCAL_SERVICES) {
     if (env.FIREBASE_AUTH_EMULATOR_HOST) {
       problems.push(
         'FIREBASE_AUTH_EMULATOR_HOST is set: the Firebase Auth emulator accepts unsigned ID tokens',
       );
     }
-    if (env.STRIPE_API_BASE && new URL(env.STRIPE_API_BASE).host !== 'api.stripe.com') {
-      problems.push(
-        `STRIPE_API_BASE points at ${env.STRIPE_API_BASE} (stripe-mock), not the real Stripe API`,
-      );
+    if (env.STRIPE_API_BASE) {
+      const base = new URL(env.STRIPE_API_BASE);
+      const reasons: string[] = [];
+      if (base.protocol !== 'https:')
+        reasons.push('not https://, so the secret key would travel in clear text');
+      if (base.host !== 'api.stripe.com') reasons.push('not the real Stripe API (stripe-mock)');
+      if (reasons.length > 0)
+        problems.push(`STRIPE_API_BASE is ${env.STRIPE_API_BASE}: ${reasons.join(', and ')}`);
     }
   }
   return problems.filter((p): p is string => p !== null);

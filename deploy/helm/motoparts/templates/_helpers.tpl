@@ -63,3 +63,15 @@ capabilities:
 {{- end -}}
 {{- join "," $origins -}}
 {{- end -}}
+
+{{/* A NetworkPolicy egress rule to the cluster's DNS (networkPolicy.dns.to), UDP and TCP 53. */}}
+{{- define "motoparts.dnsEgress" -}}
+# DNS
+- to:
+    {{- toYaml (required "networkPolicy.dns.to is required" .dns.to) | nindent 4 }}
+  ports:
+    - port: 53
+      protocol: UDP
+    - port: 53
+      protocol: TCP
+{{- end -}}
