@@ -79,6 +79,7 @@ describe('<NAME>_FILE: a secret read from a file', () => {
     expect([...FILE_VARIABLES].sort()).toEqual([
       'JWT_SECRET',
       'MONGODB_URI',
+      'SERVICE_TOKEN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
     ]);
