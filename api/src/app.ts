@@ -21,6 +21,7 @@ import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
 import { paymentRoutes } from './payments/routes';
+import { stripePayments } from './payments/service';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
 import { userLookupFor, type UserLookup } from './users/lookup';
@@ -54,10 +55,12 @@ export function createRoutes({
     description:
       'The shop API behind the MotoParts front ends. Errors always answer `{ "error": { "code", "message", "details"? } }`.',
   });
+  const stripe = createStripe(env);
   const deps: RouteDeps = {
     env,
     limits: createRateLimits(env),
-    stripe: createStripe(env),
+    stripe,
+    payments: stripePayments(stripe),
     catalogue,
     reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
     userLookup,

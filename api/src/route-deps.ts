@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { Env } from './lib/env';
 import type { RateLimits } from './lib/rate-limits';
+import type { OpenPayments } from './orders/payments-port';
 import type { PartCatalogue } from './parts/catalogue';
 import type { ReviewPages } from './reviews/service';
 import type { UserLookup } from './users/lookup';
@@ -13,6 +14,8 @@ export interface RouteDeps {
   env: Env;
   limits: RateLimits;
   stripe: Stripe;
+  /** The payments as the orders see them (settling an open payment before a release). */
+  payments: OpenPayments;
   catalogue: PartCatalogue;
   reviewPages: ReviewPages;
   /** Accounts by email (in memory on the embedded database). */

@@ -6,6 +6,7 @@ import { lifecycle } from './lib/lifecycle';
 import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
+import { stripePayments } from './payments/service';
 import { orderListsReady } from './orders/service';
 import { orderTimeline } from './orders/timeline';
 import { catalogueFor } from './parts/catalogue';
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     logger.info('database connected');
     // Whatever a crash left half done is repaired (the first pass scans every order once) and
     // the catalogue is loaded before readiness says yes, so shoppers never queue behind either.
-    if (!lifecycle.draining) jobs = startOrderJobs(env, createStripe(env), logger);
+    if (!lifecycle.draining) jobs = startOrderJobs(env, stripePayments(createStripe(env)), logger);
     const started = Date.now();
     try {
       await catalogue.warm();

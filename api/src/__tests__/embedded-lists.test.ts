@@ -4,6 +4,7 @@ import { OrderModel } from '../orders/model';
 import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
+import { stripePayments } from '../payments/service';
 import { listAllOrders, orderRules, toOrder } from '../orders/service';
 import { OrderTimeline, orderTimeline } from '../orders/timeline';
 import { MemoryUserLookup, QueryUserLookup, type UserLookup } from '../users/lookup';
@@ -204,9 +205,9 @@ describe('the expiry pass on the in-memory list', () => {
   it('expires exactly the due unpaid pending orders, also one put back to pending, from the candidates', async () => {
     const rules = { ...orderRules(t.env), timeline: true };
     const log = createLogger(t.env);
-    const stripe = createStripe(t.env);
+    const payments = stripePayments(createStripe(t.env));
     // The first pass reads the list (every order once); later ones read only the candidates.
-    await expireDue(rules, stripe, log);
+    await expireDue(rules, payments, log);
     const partsId = await insertPart({ availableQty: 1_000_000 });
     const old = Date.now() - rules.holdMs - 60_000;
     const order = (at: number, fields: Record<string, unknown> = {}) =>
@@ -219,7 +220,7 @@ describe('the expiry pass on the in-memory list', () => {
     const shipped = await order(old);
     await OrderModel.updateOne({ _id: shipped }, { $set: { paid: true, status: 'shipped' } });
 
-    expect(await expireDue(rules, stripe, log)).toBe(2);
+    expect(await expireDue(rules, payments, log)).toBe(2);
     const status = async (id: string) => (await OrderModel.findById(id).lean())?.status;
     expect(await Promise.all([due, recent, paid, reopened, shipped].map(status))).toEqual([
       'expired',
@@ -230,7 +231,7 @@ describe('the expiry pass on the in-memory list', () => {
     ]);
     // Nothing left due: the next pass expires nothing, as the query would say (hidden orders, a
     // tombstone or one left half placed, are never expired, by either pass).
-    expect(await expireDue(rules, stripe, log)).toBe(0);
+    expect(await expireDue(rules, payments, log)).toBe(0);
     expect(
       await OrderModel.countDocuments({
         paid: false,

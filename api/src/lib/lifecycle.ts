@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../http/context';
 
 /**
  * Process state shared by the health routes and the shutdown sequence: once draining, readiness
@@ -13,7 +12,8 @@ export const lifecycle = {
   inFlight: 0,
 };
 
-export function trackRequests(): Middleware<AppState> {
+/** Counts the requests in flight and closes keep-alive connections once draining (any app state). */
+export function trackRequests(): Middleware {
   return async (ctx, next) => {
     lifecycle.inFlight += 1;
     try {

@@ -1,5 +1,3 @@
-import type { AppContext } from '../http/context';
-
 /** The last page of `total` items, `limit` a page (1 for an empty list). */
 export const lastPageOf = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
 
@@ -18,13 +16,9 @@ export type PageQuery = { readonly page: number; readonly limit: number } & Read
  * route's path with the parsed query's parameters (never the client's raw query: nothing it wrote
  * beyond what the route reads reaches the header), by name, `page` set in each. The query is
  * written once and only the page differs between the links (on the cached catalogue reads,
- * building four URL objects a request cost more than a third of the throughput).
+ * building four URL objects a request cost more than a third of the throughput). Routes set them
+ * with `ctx.set(pageHeaders(ctx.path, query, total))`.
  */
-export function setPageHeaders(ctx: AppContext, total: number, query: PageQuery): void {
-  ctx.set(pageHeaders(ctx.path, query, total));
-}
-
-/** The two headers of `setPageHeaders` for a request to `path` with the parsed `query`. */
 export function pageHeaders(
   path: string,
   query: PageQuery,

@@ -1,9 +1,8 @@
-import type Stripe from 'stripe';
 import { isDbUnavailableError } from '../lib/db';
 import type { Env } from '../lib/env';
 import type { Logger } from '../lib/logger';
-import { settleIntent } from '../payments/service';
 import { KEY_TTL_MS } from './keys';
+import type { OpenPayments } from './payments-port';
 import { OrderKeyModel, OrderModel, type OrderDoc } from './model';
 import { orderRules, type OrderRules } from './service';
 import { orderTimeline } from './timeline';
@@ -61,7 +60,7 @@ async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]>
  */
 export async function expireDue(
   rules: OrderRules,
-  stripe: Stripe,
+  payments: OpenPayments,
   log: Logger,
   now = Date.now(),
 ): Promise<number> {
@@ -70,7 +69,7 @@ export async function expireDue(
   for (const order of due) {
     if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;
     try {
-      if ((await settleIntent(stripe, order, log)) === 'paid') continue;
+      if ((await payments.settle(order, log)) === 'paid') continue;
     } catch (err) {
       // Stripe unreachable: keep the hold until the next pass can ask it.
       log.warn({ orderId: String(order._id), err: (err as Error).message }, 'expiry postponed');
@@ -97,7 +96,7 @@ export interface OrderJobs {
  * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
  * the next tick.
  */
-export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs {
+export function startOrderJobs(env: Env, payments: OpenPayments, log: Logger): OrderJobs {
   const rules = orderRules(env);
   // With the embedded database this process is the only API, so nothing half done belongs to a
   // live request elsewhere; with a shared MongoDB other processes' requests get the grace period.
@@ -128,7 +127,7 @@ export function startOrderJobs(env: Env, stripe: Stripe, log: Logger): OrderJobs
     }
     if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
   });
-  const expire = guard('expiry', () => expireDue(rules, stripe, log));
+  const expire = guard('expiry', () => expireDue(rules, payments, log));
   const flush = guard('journal', flushJournal);
 
   const timers = [

@@ -14,14 +14,13 @@ import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { sendTaggedJson } from '../http/etag';
 import { AppError } from '../lib/app-error';
-import { setPageHeaders } from '../lib/paging';
-import { settleIntent } from '../payments/service';
+import { pageHeaders } from '../lib/paging';
 import * as users from '../users/service';
 import { withOrderKey, type Answer } from './keys';
 import * as orders from './service';
 import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
-export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup }: RouteDeps): void {
+export function orderRoutes(routes: ApiRoutes, { env, limits, payments, userLookup }: RouteDeps): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
   const rules = orders.orderRules(env);
@@ -85,7 +84,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const { items, total } = await orders.listAllOrders(page, limit, rules);
-      setPageHeaders(ctx, total, ctx.state.input.query);
+      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, total));
       ctx.body = items;
     },
   );
@@ -109,14 +108,14 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
       const uid = user === caller.email ? caller.uid : await users.uidOf(userLookup, user);
       if (uid && customerPages) {
         const entry = await customerPages.page(uid, page, limit);
-        setPageHeaders(ctx, entry.total, ctx.state.input.query);
+        ctx.set(pageHeaders(ctx.path, ctx.state.input.query, entry.total));
         sendTaggedJson(ctx, entry, 'private, no-cache');
         return;
       }
       const { items, total } = uid
         ? await orders.listOrdersOf(uid, page, limit, rules)
         : { items: [], total: 0 };
-      setPageHeaders(ctx, total, ctx.state.input.query);
+      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, total));
       ctx.body = items;
     },
   );
@@ -153,7 +152,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, stripe, userLookup
     rateLimited(limits, 'stripe', (state) => callerOf(state).uid),
     async (ctx) => {
       await orders.cancelOrder(callerOf(ctx.state), ctx.state.input.params.id, (doc) =>
-        settleIntent(stripe, doc, ctx.state.log),
+        payments.settle(doc, ctx.state.log),
       );
       ctx.body = { success: true };
     },

@@ -12,7 +12,7 @@ import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
 import { listingCounter, listingLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
-import { setPageHeaders } from '../lib/paging';
+import { pageHeaders } from '../lib/paging';
 import * as parts from './service';
 import { createdPartSchema, partIdParams, PartSchema } from './validators';
 
@@ -58,7 +58,7 @@ export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteD
     async (ctx) => {
       const { query } = ctx.state.input;
       const entry = await catalogue.listAnswer(query);
-      setPageHeaders(ctx, entry.total, query);
+      ctx.set(pageHeaders(ctx.path, query, entry.total));
       sendTaggedJson(ctx, entry);
     },
   );

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error';
 import type { Logger } from '../lib/logger';
 import { OrderModel, type OrderDoc } from '../orders/model';
 import { getOrderFor, markPaid, toOrder, type OrderRules } from '../orders/service';
+import type { OpenPayments } from '../orders/payments-port';
 import { releaseOrder } from '../orders/stock';
 
 function providerError(err: unknown): AppError {
@@ -69,7 +70,7 @@ function isPastHold(order: OrderDoc, rules: OrderRules): boolean {
  * so the customer cannot pay for pieces that went back to stock. If Stripe says the payment
  * already succeeded, the order is marked paid instead and stays ('paid').
  */
-export async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger): Promise<'paid' | 'open'> {
+async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger): Promise<'paid' | 'open'> {
   const intentId = order.paymentIntentId;
   if (!intentId) return 'open';
   let intent: Stripe.PaymentIntent;
@@ -91,6 +92,11 @@ export async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger)
   if (now?.paid && now.transactionId === intent.id) return 'paid';
   await refundStray(stripe, intent, orderId, 'succeeded for an order it does not match', log);
   return 'open';
+}
+
+/** The orders' view of the payments (orders/payments-port.ts): Stripe's PaymentIntents. */
+export function stripePayments(stripe: Stripe): OpenPayments {
+  return { settle: (order, log) => settleIntent(stripe, order, log) };
 }
 
 /**

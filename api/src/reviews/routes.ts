@@ -6,7 +6,7 @@ import { conditionalReadHeaders, sendTaggedJson } from '../http/etag';
 import type { ApiRoutes } from '../http/openapi';
 import { listingCounter, listingLimited, rateLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
-import { setPageHeaders } from '../lib/paging';
+import { pageHeaders } from '../lib/paging';
 import * as reviews from './service';
 import { createdReviewSchema, reviewIdParams, ReviewSchema } from './validators';
 
@@ -42,7 +42,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const entry = await reviewPages.page(page, limit);
-      setPageHeaders(ctx, entry.total, ctx.state.input.query);
+      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, entry.total));
       sendTaggedJson(ctx, entry);
     },
   );

@@ -12,7 +12,7 @@ import { adminOnly, assertSelf, assertSelfOrAdmin, callerOf, firebaseBearer, sig
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
 import { validate, type Input } from '../http/validate';
-import { setPageHeaders } from '../lib/paging';
+import { pageHeaders } from '../lib/paging';
 import * as users from './service';
 import { emailParams, updatedProfileSchema, UserSchema } from './validators';
 
@@ -121,7 +121,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
       const { items, total } = await users.listUsers(userLookup, page, limit);
-      setPageHeaders(ctx, total, ctx.state.input.query);
+      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, total));
       ctx.body = items;
     },
   );

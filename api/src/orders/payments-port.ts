@@ -1,0 +1,13 @@
+import type { Logger } from '../lib/logger';
+import type { OrderDoc } from './model';
+
+/**
+ * What the orders need of the payments, given to them by whoever wires the app (createRoutes, the
+ * server's jobs): before an unpaid order is cancelled or expired, its open payment is settled at
+ * the payment provider. 'paid' when the payment had already succeeded (the order was marked paid
+ * and stays), 'open' when nothing was paid. The payments module depends on the orders; the
+ * orders depend only on this.
+ */
+export interface OpenPayments {
+  settle(order: OrderDoc, log: Logger): Promise<'paid' | 'open'>;
+}
