@@ -16,11 +16,11 @@ import { trackRequests } from './lib/lifecycle';
 import type { Logger } from './lib/logger';
 import { createRateLimits } from './lib/rate-limits';
 import { createStripe } from './lib/stripe';
-import { useOpenSlots } from './orders/open-slots';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
 import { paymentRoutes } from './payments/routes';
+import { readModelsFor, type ReadModels } from './read-models';
 import { stripePayments } from './payments/service';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
@@ -37,6 +37,8 @@ export interface AppDeps {
   catalogue?: PartCatalogue;
   /** Accounts by email; likewise passed by the server, which warms it before reporting ready. */
   userLookup?: UserLookup;
+  /** The orders' lists and the open-order cap, memory or database (read-models.ts); likewise. */
+  reads?: ReadModels;
 }
 
 /** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */
@@ -47,8 +49,8 @@ export function createRoutes({
   env,
   catalogue = catalogueFor(env),
   userLookup = userLookupFor(env),
+  reads = readModelsFor(env),
 }: AppDeps): ApiRoutes {
-  useOpenSlots(env);
   const routes = new ApiRoutes({
     title: 'MotoParts API',
     version: '1.0.0',
@@ -64,6 +66,7 @@ export function createRoutes({
     catalogue,
     reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
     userLookup,
+    reads,
   };
   healthRoutes(routes);
   partRoutes(routes, deps);

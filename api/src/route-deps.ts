@@ -3,6 +3,7 @@ import type { Env } from './lib/env';
 import type { RateLimits } from './lib/rate-limits';
 import type { OpenPayments } from './orders/payments-port';
 import type { PartCatalogue } from './parts/catalogue';
+import type { ReadModels } from './read-models';
 import type { ReviewPages } from './reviews/service';
 import type { UserLookup } from './users/lookup';
 
@@ -20,4 +21,6 @@ export interface RouteDeps {
   reviewPages: ReviewPages;
   /** Accounts by email (in memory on the embedded database). */
   userLookup: UserLookup;
+  /** The lists read from memory or from the database (read-models.ts). */
+  reads: ReadModels;
 }

@@ -7,10 +7,9 @@ import { createLogger } from './lib/logger';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
 import { stripePayments } from './payments/service';
-import { orderListsReady } from './orders/service';
-import { orderTimeline } from './orders/timeline';
 import { catalogueFor } from './parts/catalogue';
 import { userLookupFor } from './users/lookup';
+import { readModelsFor } from './read-models';
 
 function readEnv(): Env {
   try {
@@ -43,7 +42,8 @@ async function main(): Promise<void> {
   }
   const catalogue = catalogueFor(env);
   const userLookup = userLookupFor(env);
-  const app = createApp({ env, logger, catalogue, userLookup });
+  const reads = readModelsFor(env);
+  const app = createApp({ env, logger, catalogue, userLookup, reads });
   const server = app.listen(env.PORT, env.HOST);
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.fatal(
@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     logger.info('database connected');
     // Whatever a crash left half done is repaired (the first pass scans every order once) and
     // the catalogue is loaded before readiness says yes, so shoppers never queue behind either.
-    if (!lifecycle.draining) jobs = startOrderJobs(env, stripePayments(createStripe(env)), logger);
+    if (!lifecycle.draining)
+      jobs = startOrderJobs(env, reads.orders, stripePayments(createStripe(env)), logger);
     const started = Date.now();
     try {
       await catalogue.warm();
@@ -70,23 +71,14 @@ async function main(): Promise<void> {
       // Not fatal: the catalogue then loads on the first read, as it would after an invalidation.
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
     }
-    if (env.MONGODB_EMBEDDED) {
-      // A first sign-in there finds the older orders placed under its address in a list by
-      // address: filled once per database.
-      await orderListsReady().catch((err: unknown) =>
-        logger.warn({ err: (err as Error).message }, 'legacy order lists not filled at start'),
-      );
-      // And the admin's lists (every order, every account's email), read once now rather than
-      // at the first Manage Order or Manage User.
-      await orderTimeline()
-        .warm()
-        .catch((err: unknown) =>
-          logger.warn({ err: (err as Error).message }, 'order list not read at start'),
-        );
-      await userLookup
-        .warm()
-        .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'user list not read at start'));
-    }
+    // The lists kept in memory (every order, every account's email), read once now rather than at
+    // the first Manage Order or Manage User; nothing to read for the database's read models.
+    await reads.orders
+      .warm()
+      .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'order list not read at start'));
+    await userLookup
+      .warm()
+      .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'user list not read at start'));
     await jobs?.started;
     lifecycle.warming = false;
   });

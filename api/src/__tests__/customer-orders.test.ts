@@ -1,7 +1,8 @@
 import mongoose, { Types } from 'mongoose';
 import type { Order } from '@motoparts/contracts';
 import { OrderModel } from '../orders/model';
-import { listOrdersOf, orderRules, placeOrder, type OrderRules } from '../orders/service';
+import { DatabaseOrderReads, MemoryOrderReads, type OrderReads } from '../orders/read-models';
+import { orderRules, placeOrder } from '../orders/service';
 import { releaseOrder, takeStock } from '../orders/stock';
 import { OrderTimeline, orderTimeline, ROW_BYTES } from '../orders/timeline';
 import { UserModel } from '../users/model';
@@ -20,7 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const withLists = (on: boolean): OrderRules => ({ ...orderRules(t.env), timeline: on });
+let memory: MemoryOrderReads | undefined;
+/** The in-memory lists (on) or the database's queries (off): the two read models compared here. */
+const withLists = (on: boolean): OrderReads =>
+  on ? (memory ??= new MemoryOrderReads(orderRules(t.env))) : new DatabaseOrderReads(orderRules(t.env));
+
+/** My Order's answer from a read model, as items and total. */
+async function listOrdersOf(reads: OrderReads, uid: string, page: number, limit: number) {
+  const entry = await reads.listOf(uid, page, limit);
+  return { items: JSON.parse(entry.body.toString()) as Order[], total: entry.total };
+}
 
 /** An order written straight to the database, as a seed or an earlier version would have. */
 async function insertOrder(uid: string, fields: Record<string, unknown> = {}): Promise<string> {
@@ -45,10 +55,10 @@ async function insertOrder(uid: string, fields: Record<string, unknown> = {}): P
   return String(_id);
 }
 
-async function everyPage(uid: string, rules: OrderRules, limit: number) {
+async function everyPage(uid: string, reads: OrderReads, limit: number) {
   const pages: { ids: string[]; total: number }[] = [];
   for (let page = 1; page <= 5; page++) {
-    const { items, total } = await listOrdersOf(uid, page, limit, rules);
+    const { items, total } = await listOrdersOf(reads, uid, page, limit);
     pages.push({ ids: items.map((o: Order) => o._id), total });
   }
   return pages;
@@ -85,7 +95,7 @@ it('a customer’s orders whose rows are not kept are read by `_id`, and a chang
   await timeline.refresh();
   const idsOf = async (who: string) => (await timeline.ordersOf(who)).map((row) => String(row._id));
   const fromQuery = async (who: string) =>
-    (await listOrdersOf(who, 1, 20, withLists(false))).items.map((o) => o._id);
+    (await listOrdersOf(withLists(false), who, 1, 20)).items.map((o) => o._id);
   expect(await idsOf(uid)).toEqual(await fromQuery(uid));
   expect(await idsOf(uid)).toHaveLength(3);
   const total = (await timeline.page(1, 1)).total;
@@ -105,17 +115,16 @@ it('an order placed through the service is listed at once; a cancelled one is no
   const user = got(await UserModel.findOne({ email: buyer.email }).lean());
   const caller: Caller = { uid: user._id, email: buyer.email, name: 'Lisa Lists', admin: false };
   const part = await insertPart({ availableQty: 1000 });
-  const rules = withLists(true);
 
-  const kept = await placeOrder(caller, { partsId: part, qty: 100 }, rules);
-  const cancelled = await placeOrder(caller, { partsId: part, qty: 100 }, rules);
+  const kept = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
+  const cancelled = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
   expect(await releaseOrder(cancelled._id, 'cancelled')).toBe(true);
   // A placement that died after taking the stock, before writing its order: nothing to list.
   const died = new Types.ObjectId().toHexString();
   expect(await takeStock({ _id: died, partsId: part, qty: 100 })).not.toBeNull();
 
-  const { items, total } = await listOrdersOf(caller.uid, 1, 20, rules);
-  const fromQuery = await listOrdersOf(caller.uid, 1, 20, withLists(false));
+  const { items, total } = await listOrdersOf(withLists(true), caller.uid, 1, 20);
+  const fromQuery = await listOrdersOf(withLists(false), caller.uid, 1, 20);
   expect({ items, total }).toEqual(fromQuery);
   expect(items.map((o) => o._id)).toEqual([kept._id]);
 
@@ -137,7 +146,7 @@ it('placing an order writes the part and the order only: no list of the customer
   mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
   let placed: Order;
   try {
-    placed = await placeOrder(caller, { partsId: part, qty: 100 }, withLists(true));
+    placed = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
   } finally {
     mongoose.set('debug', false);
   }
@@ -146,7 +155,7 @@ it('placing an order writes the part and the order only: no list of the customer
     'parts.findOneAndUpdate',
     'orders.insertOne',
   ]);
-  expect((await listOrdersOf(caller.uid, 1, 20, withLists(true))).items.map((o) => o._id)).toEqual([
+  expect((await listOrdersOf(withLists(true), caller.uid, 1, 20)).items.map((o) => o._id)).toEqual([
     placed._id,
   ]);
 });
@@ -160,7 +169,7 @@ it('My Order over HTTP follows every change of the customer’s orders (pages ke
   async function matchesQuery(): Promise<Order[]> {
     const all: Order[] = [];
     for (let page = 1; page <= 3; page++) {
-      const expected = await listOrdersOf(uid, page, 2, withLists(false));
+      const expected = await listOrdersOf(withLists(false), uid, page, 2);
       for (let i = 0; i < 2; i++) {
         const res = await call<Order[]>(t.base, 'GET', `${path}&page=${page}`, { token: buyer.token });
         expect({ page, body: res.body, total: res.headers.get('x-total-count') }).toEqual({

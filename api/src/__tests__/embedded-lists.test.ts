@@ -5,7 +5,8 @@ import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
 import { stripePayments } from '../payments/service';
-import { listAllOrders, orderRules, toOrder } from '../orders/service';
+import { DatabaseOrderReads, MemoryOrderReads } from '../orders/read-models';
+import { orderRules, toOrder } from '../orders/service';
 import { OrderTimeline, orderTimeline } from '../orders/timeline';
 import { MemoryUserLookup, QueryUserLookup, type UserLookup } from '../users/lookup';
 import { UserModel, userWrites } from '../users/model';
@@ -61,7 +62,7 @@ describe('the admin list of all orders', () => {
     return pages;
   }
   // Whole answers, not just ids: the list keeps each order's answer, which a change must not leave stale.
-  const byQuery = (page: number) => listAllOrders(page, 7, { ...orderRules(t.env), timeline: false });
+  const byQuery = (page: number) => new DatabaseOrderReads(orderRules(t.env)).listAll(page, 7);
   const byTimeline = (timeline: OrderTimeline) => (page: number) =>
     timeline
       .page(page, 7)
@@ -203,11 +204,12 @@ describe('the admin list of all orders', () => {
 
 describe('the expiry pass on the in-memory list', () => {
   it('expires exactly the due unpaid pending orders, also one put back to pending, from the candidates', async () => {
-    const rules = { ...orderRules(t.env), timeline: true };
+    const rules = orderRules(t.env);
+    const reads = new MemoryOrderReads(rules);
     const log = createLogger(t.env);
     const payments = stripePayments(createStripe(t.env));
     // The first pass reads the list (every order once); later ones read only the candidates.
-    await expireDue(rules, payments, log);
+    await expireDue(rules, reads, payments, log);
     const partsId = await insertPart({ availableQty: 1_000_000 });
     const old = Date.now() - rules.holdMs - 60_000;
     const order = (at: number, fields: Record<string, unknown> = {}) =>
@@ -220,7 +222,7 @@ describe('the expiry pass on the in-memory list', () => {
     const shipped = await order(old);
     await OrderModel.updateOne({ _id: shipped }, { $set: { paid: true, status: 'shipped' } });
 
-    expect(await expireDue(rules, payments, log)).toBe(2);
+    expect(await expireDue(rules, reads, payments, log)).toBe(2);
     const status = async (id: string) => (await OrderModel.findById(id).lean())?.status;
     expect(await Promise.all([due, recent, paid, reopened, shipped].map(status))).toEqual([
       'expired',
@@ -231,7 +233,7 @@ describe('the expiry pass on the in-memory list', () => {
     ]);
     // Nothing left due: the next pass expires nothing, as the query would say (hidden orders, a
     // tombstone or one left half placed, are never expired, by either pass).
-    expect(await expireDue(rules, payments, log)).toBe(0);
+    expect(await expireDue(rules, reads, payments, log)).toBe(0);
     expect(
       await OrderModel.countDocuments({
         paid: false,

@@ -5,6 +5,7 @@ import { OrderModel } from '../orders/model';
 import { PartModel } from '../parts/model';
 import { startOrderJobs, type OrderJobs } from '../orders/jobs';
 import { stripePayments } from '../payments/service';
+import { readModelsFor } from '../read-models';
 import { account, uniqueEmail } from './support/auth';
 import { eventually, got } from './support/faults';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
@@ -53,7 +54,12 @@ describe('reservation expiry', () => {
       expect(await stockOf(partsId)).toBe(700);
 
       seen.length = 0;
-      jobs = startOrderJobs(short.env, stripePayments(createStripe(short.env)), createLogger(short.env));
+      jobs = startOrderJobs(
+        short.env,
+        readModelsFor(short.env).orders,
+        stripePayments(createStripe(short.env)),
+        createLogger(short.env),
+      );
       expect(
         await eventually(
           async () => (await OrderModel.findById(placed.body._id).lean())?.status === 'expired',
@@ -107,7 +113,12 @@ describe('reservation expiry', () => {
     const intentId = got(got(await OrderModel.findById(placed.body._id).lean()).paymentIntentId);
     // The customer paid; the webhook has not arrived yet when the hold runs out.
     succeeded.set(intentId, Math.round(placed.body.price * 100));
-    jobs ??= startOrderJobs(t.env, stripePayments(createStripe(t.env)), createLogger(t.env));
+    jobs ??= startOrderJobs(
+      t.env,
+      readModelsFor(t.env).orders,
+      stripePayments(createStripe(t.env)),
+      createLogger(t.env),
+    );
     expect(
       await eventually(
         async () => (await OrderModel.findById(placed.body._id).lean())?.paid === true,

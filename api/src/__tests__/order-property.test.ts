@@ -5,6 +5,7 @@ import { OrderModel, type OrderDoc } from '../orders/model';
 import { PartModel } from '../parts/model';
 import { expireDue } from '../orders/jobs';
 import { stripePayments } from '../payments/service';
+import { readModelsFor } from '../read-models';
 import { openOrdersCapMessage, orderRules } from '../orders/service';
 import { flushJournal, recoverOnce } from '../orders/stock';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
@@ -77,6 +78,7 @@ it('500 random orders, cancels, restocks, payments, shipments and expiries keep 
   }
   const rules = orderRules(t.env);
   const payments = stripePayments(createStripe(t.env));
+  const reads = readModelsFor(t.env).orders;
   const log = createLogger(t.env);
   const tally: Record<string, number> = {};
   const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
@@ -129,7 +131,7 @@ it('500 random orders, cancels, restocks, payments, shipments and expiries keep 
       // Expire every open order placed up to a randomly chosen one, as the timer would later.
       const chosen = pick(open).order;
       const now = new Date(got(chosen.createdAt)).getTime() + rules.holdMs + 1;
-      const expired = await expireDue(rules, payments, log, now);
+      const expired = await expireDue(rules, reads, payments, log, now);
       const before = open.length;
       for (let i = open.length - 1; i >= 0; i--) {
         if (new Date(got(open[i]?.order.createdAt)).getTime() <= now - rules.holdMs) open.splice(i, 1);

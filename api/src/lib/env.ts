@@ -28,6 +28,13 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URI'),
   MONGODB_EMBEDDED: bool,
+  /**
+   * Where the lists that a plain query cannot answer fast on the embedded FerretDB come from:
+   * `memory` (kept by this process, the embedded database's only writer) or `database` (queries,
+   * as with MongoDB, where several processes share the data). Default: `memory` on the embedded
+   * database, else `database`; `memory` needs the embedded database.
+   */
+  READ_MODELS: z.enum(['memory', 'database']).optional(),
   MONGODB_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   /** How long a query waits for a reachable server before we answer 503. */
   MONGODB_SERVER_SELECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
@@ -223,6 +230,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (cleaned.PORT === undefined && cleaned.PORT_API !== undefined) cleaned.PORT = cleaned.PORT_API;
   const { fromFile, problems } = readFileVariables(cleaned);
   const parsed = fullEnvSchema.safeParse(cleaned);
+  if (parsed.success && parsed.data.READ_MODELS === 'memory' && !parsed.data.MONGODB_EMBEDDED) {
+    problems.push({
+      variables: ['READ_MODELS'],
+      line: 'READ_MODELS=memory needs the embedded database (MONGODB_EMBEDDED=true): elsewhere other processes write too',
+    });
+  }
   if (parsed.success && problems.length === 0) return parsed.data;
   const reported = new Set(problems.flatMap((p) => p.variables));
   for (const issue of parsed.success ? [] : parsed.error.issues) {
@@ -324,4 +337,11 @@ export function catalogCacheTtlMs(env: Env): number {
   const v = env.CATALOG_CACHE_TTL_MS;
   if (v === 'unlimited') return Infinity;
   return v ?? (env.MONGODB_EMBEDDED ? Infinity : 2000);
+}
+
+export type ReadModelKind = 'memory' | 'database';
+
+/** The read models' kind for this app (READ_MODELS, by default from the database's kind). */
+export function readModelKind(env: Pick<Env, 'READ_MODELS' | 'MONGODB_EMBEDDED'>): ReadModelKind {
+  return env.READ_MODELS ?? (env.MONGODB_EMBEDDED ? 'memory' : 'database');
 }

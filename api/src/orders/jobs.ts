@@ -3,56 +3,10 @@ import type { Env } from '../lib/env';
 import type { Logger } from '../lib/logger';
 import { KEY_TTL_MS } from './keys';
 import type { OpenPayments } from './payments-port';
-import { OrderKeyModel, OrderModel, type OrderDoc } from './model';
+import type { OrderReads } from './read-models';
+import { OrderKeyModel } from './model';
 import { orderRules, type OrderRules } from './service';
-import { orderTimeline } from './timeline';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
-
-/** How often the embedded database's expiry pass reads every order anyway (see dueOrders). */
-const FULL_EXPIRY_SCAN_MS = 60 * 60_000;
-
-/**
- * Unpaid pending orders placed at or before `cutoff`. MongoDB answers the query from its index.
- * On the embedded FerretDB the query reads every order (≈ 1.5 s at 50,000, with every other
- * request queued behind it on the one connection), so there the pass reads only the candidates
- * the in-memory order list keeps (orders/timeline.ts), by `_id`. Once an hour the list reads the
- * whole collection again, batch by batch so other requests go between the batches: a safety net
- * for an order written behind the API's back, which no hook saw.
- */
-async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]> {
-  const byQuery = () =>
-    OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
-      OrderDoc[]
-    >();
-  if (!rules.timeline) return byQuery();
-  const timeline = orderTimeline();
-  // Read once if the list is not yet (the server reads it at start); a list read from the whole
-  // collection within the hour is as good as a full scan.
-  await timeline.warm();
-  if (Date.now() - timeline.loadedAt >= FULL_EXPIRY_SCAN_MS) await timeline.refresh();
-  const candidates = timeline.dueCandidates(cutoff);
-  // Dropped again meanwhile by a write the hooks could not narrow down: ask the database.
-  if (!candidates) return byQuery();
-  const due: OrderDoc[] = [];
-  const notDue: string[] = [];
-  for (let i = 0; i < candidates.ids.length; i += 500) {
-    const batch = candidates.ids.slice(i, i + 500);
-    const docs = await OrderModel.find({ _id: { $in: batch } }).lean<OrderDoc[]>();
-    const byId = new Map(docs.map((d) => [String(d._id), d]));
-    for (const id of batch) {
-      const d = byId.get(id);
-      const isDue =
-        d?.paid === false &&
-        d.status === 'pending' &&
-        !!d.createdAt &&
-        new Date(d.createdAt).getTime() <= cutoff;
-      if (isDue) due.push(d);
-      else notDue.push(id);
-    }
-  }
-  timeline.settle(notDue, candidates.version);
-  return due;
-}
 
 /**
  * Expires unpaid orders whose hold ran out: the open PaymentIntent is cancelled at Stripe first
@@ -60,11 +14,12 @@ async function dueOrders(rules: OrderRules, cutoff: number): Promise<OrderDoc[]>
  */
 export async function expireDue(
   rules: OrderRules,
+  reads: Pick<OrderReads, 'dueOrders'>,
   payments: OpenPayments,
   log: Logger,
   now = Date.now(),
 ): Promise<number> {
-  const due = await dueOrders(rules, now - rules.holdMs);
+  const due = await reads.dueOrders(now - rules.holdMs);
   let expired = 0;
   for (const order of due) {
     if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;
@@ -96,7 +51,12 @@ export interface OrderJobs {
  * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
  * the next tick.
  */
-export function startOrderJobs(env: Env, payments: OpenPayments, log: Logger): OrderJobs {
+export function startOrderJobs(
+  env: Env,
+  reads: Pick<OrderReads, 'dueOrders'>,
+  payments: OpenPayments,
+  log: Logger,
+): OrderJobs {
   const rules = orderRules(env);
   // With the embedded database this process is the only API, so nothing half done belongs to a
   // live request elsewhere; with a shared MongoDB other processes' requests get the grace period.
@@ -127,7 +87,7 @@ export function startOrderJobs(env: Env, payments: OpenPayments, log: Logger): O
     }
     if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
   });
-  const expire = guard('expiry', () => expireDue(rules, payments, log));
+  const expire = guard('expiry', () => expireDue(rules, reads, payments, log));
   const flush = guard('journal', flushJournal);
 
   const timers = [

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import type { Env } from '../lib/env';
+import type { ReadModelKind } from '../lib/env';
 import { isListed, isOpen, OpenOrdersModel, OrderModel, type OrderDoc } from './model';
 import { orderTimeline } from './timeline';
 
@@ -130,9 +130,9 @@ export class MemorySlots implements OpenSlots {
 
 let slots: OpenSlots = databaseSlots;
 
-/** Picks where the cap is counted for this process (once, as the app is built). */
-export function useOpenSlots(env: Pick<Env, 'MONGODB_EMBEDDED'>): void {
-  if (env.MONGODB_EMBEDDED) slots = slots instanceof MemorySlots ? slots : new MemorySlots();
+/** Picks where the cap is counted for this process (once, as the app is built: read-models.ts). */
+export function useOpenSlots(kind: ReadModelKind): void {
+  if (kind === 'memory') slots = slots instanceof MemorySlots ? slots : new MemorySlots();
   else slots = databaseSlots;
 }
 

@@ -14,17 +14,23 @@ import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { sendTaggedJson } from '../http/etag';
 import { AppError } from '../lib/app-error';
+import { build } from '../lib/catalog-cache';
 import { pageHeaders } from '../lib/paging';
 import * as users from '../users/service';
 import { withOrderKey, type Answer } from './keys';
 import * as orders from './service';
 import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
-export function orderRoutes(routes: ApiRoutes, { env, limits, payments, userLookup }: RouteDeps): void {
+/** The answer for an address that no account holds now: no orders. */
+const NO_ORDERS = build({ value: [], total: 0 }, 0);
+
+export function orderRoutes(
+  routes: ApiRoutes,
+  { env, limits, payments, userLookup, reads }: RouteDeps,
+): void {
   const auth = signedIn(env);
   const admin = adminOnly(env);
   const rules = orders.orderRules(env);
-  const customerPages = rules.timeline ? new orders.CustomerOrderPages(rules) : undefined;
   const section = routes.section('orders');
 
   section.post(
@@ -83,7 +89,7 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, payments, userLook
     validate({ query: pageQuerySchema }),
     async (ctx) => {
       const { page, limit } = ctx.state.input.query;
-      const { items, total } = await orders.listAllOrders(page, limit, rules);
+      const { items, total } = await reads.orders.listAll(page, limit);
       ctx.set(pageHeaders(ctx.path, ctx.state.input.query, total));
       ctx.body = items;
     },
@@ -106,17 +112,9 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, payments, userLook
       assertSelfOrAdmin(caller, user);
       // By account, not by address: orders of an earlier account with this email are not listed.
       const uid = user === caller.email ? caller.uid : await users.uidOf(userLookup, user);
-      if (uid && customerPages) {
-        const entry = await customerPages.page(uid, page, limit);
-        ctx.set(pageHeaders(ctx.path, ctx.state.input.query, entry.total));
-        sendTaggedJson(ctx, entry, 'private, no-cache');
-        return;
-      }
-      const { items, total } = uid
-        ? await orders.listOrdersOf(uid, page, limit, rules)
-        : { items: [], total: 0 };
-      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, total));
-      ctx.body = items;
+      const entry = uid ? await reads.orders.listOf(uid, page, limit) : NO_ORDERS;
+      ctx.set(pageHeaders(ctx.path, ctx.state.input.query, entry.total));
+      sendTaggedJson(ctx, entry, 'private, no-cache');
     },
   );
 
@@ -132,7 +130,8 @@ export function orderRoutes(routes: ApiRoutes, { env, limits, payments, userLook
     auth,
     validate({ params: orderIdParams }),
     async (ctx) => {
-      ctx.body = await orders.orderAnswerFor(callerOf(ctx.state), ctx.state.input.params.id, rules);
+      const { id } = ctx.state.input.params;
+      ctx.body = await orders.orderAnswerFor(callerOf(ctx.state), id, rules, reads.orders.row(id));
     },
   );
 

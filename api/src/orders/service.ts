@@ -1,22 +1,17 @@
 import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, type ShippingStatus } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
-import { cacheBytes } from '../lib/cache-budget';
-import { CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { toDollars } from '../lib/money';
 import { Types } from 'mongoose';
 import type { Env } from '../lib/env';
 import { PartModel, type PartDoc } from '../parts/model';
 import { openSlots } from './open-slots';
-import { orderTimeline } from './timeline';
 import {
   addLegacyOrderIds,
   DataChangeModel,
   LegacyOrdersModel,
-  HIDDEN_HOLDS,
   isListed,
   OrderModel,
-  orderChanges,
   type OrderDoc,
   type OrderRow,
 } from './model';
@@ -49,22 +44,12 @@ export interface OrderRules {
   holdMs: number;
   /** Open orders per customer; 0 = no cap. */
   maxOpen: number;
-  /**
-   * Page the admin's list of all orders and each customer's orders from the in-memory timeline
-   * (orders/timeline.ts): on the embedded FerretDB, where a sorted page, a count or a filter on
-   * `uid` reads every order. MongoDB answers those from its indexes, and several API processes
-   * may share it, so the queries stay there.
-   */
-  timeline?: boolean;
 }
 
-export function orderRules(
-  env: Pick<Env, 'ORDER_HOLD_MINUTES' | 'MAX_OPEN_ORDERS' | 'MONGODB_EMBEDDED'>,
-): OrderRules {
+export function orderRules(env: Pick<Env, 'ORDER_HOLD_MINUTES' | 'MAX_OPEN_ORDERS'>): OrderRules {
   return {
     holdMs: Math.round(env.ORDER_HOLD_MINUTES * 60_000),
     maxOpen: env.MAX_OPEN_ORDERS,
-    timeline: env.MONGODB_EMBEDDED,
   };
 }
 
@@ -166,88 +151,7 @@ function refusal(input: OrderInput, part: PartDoc | null): AppError {
   });
 }
 
-const VISIBLE = { hold: { $nin: HIDDEN_HOLDS } };
 const isVisible = (doc: OrderDoc) => isListed(doc.hold);
-
-export async function listAllOrders(
-  page: number,
-  limit: number,
-  rules: OrderRules,
-): Promise<{ items: Order[]; total: number }> {
-  if (rules.timeline) {
-    const { docs, total } = await orderTimeline().page(page, limit);
-    return { items: docs.map((d) => toOrder(d, rules)), total };
-  }
-  const [docs, total] = await Promise.all([
-    OrderModel.find(VISIBLE)
-      .sort(NEWEST_FIRST)
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<OrderDoc[]>(),
-    OrderModel.countDocuments(VISIBLE),
-  ]);
-  return { items: docs.map((d) => toOrder(d, rules)), total };
-}
-
-/** One account's orders, by its uid (an earlier account with the same email is someone else). */
-export async function listOrdersOf(
-  uid: string,
-  page: number,
-  limit: number,
-  rules: OrderRules,
-): Promise<{ items: Order[]; total: number }> {
-  if (rules.timeline) {
-    const docs = await orderTimeline().ordersOf(uid);
-    const items = docs.slice((page - 1) * limit, page * limit);
-    return { items: items.map((d) => toOrder(d, rules)), total: docs.length };
-  }
-  const [docs, total] = await Promise.all([
-    OrderModel.find({ uid, ...VISIBLE })
-      .sort(NEWEST_FIRST)
-      .skip((page - 1) * limit)
-      .limit(limit)
-      .lean<OrderDoc[]>(),
-    OrderModel.countDocuments({ uid, ...VISIBLE }),
-  ]);
-  return { items: docs.map((d) => toOrder(d, rules)), total };
-}
-
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
-
-// The cache compares ids lower-cased (two uids differing in case only drop each other's pages).
-const customerTag = (uid: string) => `customer:${uid.toLowerCase()}`;
-
-/**
- * My Order's pages on the embedded database, made once per customer and page: the orders come
- * from the in-memory timeline, but a row it does not keep is an `_id: {$in}` read through the
- * API's one connection, and the answer's JSON and ETag are made once. An entry lists the
- * customer's order ids, so the order model's hooks (orders/model.ts) drop it when one of them
- * changes, when the customer places an order, or on any write they cannot narrow down. This
- * process is the embedded database's only writer (docs/architecture.md).
- */
-export class CustomerOrderPages {
-  private readonly cache = new CatalogCache({ ttlMs: Infinity, maxBytes: cacheBytes('orderPages') });
-
-  constructor(private readonly rules: OrderRules) {
-    orderChanges.subscribe((change) => {
-      if (change.kind === 'unknown') this.cache.invalidate('all');
-      else if (change.kind === 'saved') {
-        this.cache.invalidate({ ids: change.uid ? [change.id, customerTag(change.uid)] : [change.id] });
-      } else this.cache.invalidate({ ids: [change.id] });
-    });
-  }
-
-  page(uid: string, page: number, limit: number): Promise<CachedJson> {
-    return this.cache.get(`${uid}:${page}:${limit}`, async () => {
-      const docs = await orderTimeline().ordersOf(uid);
-      return {
-        value: docs.slice((page - 1) * limit, page * limit).map((d) => toOrder(d, this.rules)),
-        total: docs.length,
-        ids: [customerTag(uid), ...docs.map((d) => String(d._id))],
-      };
-    });
-  }
-}
 
 const LEGACY_LISTS = 'legacy-order-lists';
 let listsReady: Promise<void> | undefined;
@@ -307,11 +211,15 @@ export async function claimLegacyOrders(uid: string, email: string, embedded: bo
 }
 
 /**
- * GET /order/:id's answer: from the admin's in-memory list where it keeps the order
- * (orders/timeline.ts, on the embedded database), else from the database; the same checks.
+ * GET /order/:id's answer: from the read model's row where it keeps the order in memory, else
+ * from the database; the same checks.
  */
-export async function orderAnswerFor(caller: Caller, id: string, rules: OrderRules): Promise<Order> {
-  const row = rules.timeline ? orderTimeline().row(id) : undefined;
+export async function orderAnswerFor(
+  caller: Caller,
+  id: string,
+  rules: OrderRules,
+  row: OrderRow | undefined,
+): Promise<Order> {
   if (!row) return toOrder(await getOrderFor(caller, id), rules);
   if (row.uid !== caller.uid && !caller.admin)
     throw AppError.forbidden('This order belongs to someone else.');

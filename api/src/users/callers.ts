@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { cacheBytes, recordBytes } from '../lib/cache-budget';
-import type { Env } from '../lib/env';
+import { readModelKind, type Env } from '../lib/env';
 import { loadCaller } from './service';
 import { userWrites } from './model';
 
@@ -50,7 +50,7 @@ const caches = new WeakMap<Env, CallerCache>();
 
 /** The caller lookup of the app configured by `env` (one cache per app, on the embedded database). */
 export function callersFor(env: Env): { load(uid: string): Promise<LoadedCaller | null> } {
-  if (!env.MONGODB_EMBEDDED) return { load: loadCaller };
+  if (readModelKind(env) === 'database') return { load: loadCaller };
   let cache = caches.get(env);
   if (!cache) {
     cache = new CallerCache();

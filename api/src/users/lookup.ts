@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { cacheBytes, recordBytes } from '../lib/cache-budget';
-import type { Env } from '../lib/env';
+import { readModelKind, type Env } from '../lib/env';
 import { UserModel, userWrites, type UserDoc } from './model';
 
 export type StoredUser = UserDoc & { _id: unknown };
@@ -233,6 +233,6 @@ export class MemoryUserLookup implements UserLookup {
   }
 }
 
-export function userLookupFor(env: Pick<Env, 'MONGODB_EMBEDDED'>): UserLookup {
-  return env.MONGODB_EMBEDDED ? new MemoryUserLookup() : new QueryUserLookup();
+export function userLookupFor(env: Pick<Env, 'READ_MODELS' | 'MONGODB_EMBEDDED'>): UserLookup {
+  return readModelKind(env) === 'memory' ? new MemoryUserLookup() : new QueryUserLookup();
 }
