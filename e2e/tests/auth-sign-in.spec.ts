@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api } from '../support/api';
+import { api, apiToken, emulatorSignUp } from '../support/api';
+import { loginThroughUi } from '../support/auth';
 import { AUTH_EMULATOR_URL, DEMO, FIREBASE_PROJECT } from '../support/env';
 
 const submit = (page: Page, name: 'Login' | 'Sign Up') =>
@@ -234,6 +235,34 @@ test.describe('session renewal', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe(expired);
+  });
+
+  test('a sign-out on another device ends this one too: its Firebase sign-in buys no new API token', async ({
+    page,
+  }) => {
+    const rider = await emulatorSignUp(undefined, undefined, 'Elsewhere Rider');
+    await loginThroughUi(page, rider.email, rider.password);
+    // The same person signs in on another device and signs out there.
+    await api('DELETE', '/session', await apiToken(rider.email, rider.password));
+
+    // This browser's next call is refused, and so is its renewal: Firebase's session here still
+    // holds the ID token of its sign-in, issued before the sign-out.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard', exact: true })
+      .click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+
+    // Signing in again works, and returns to the dashboard.
+    await page.getByLabel('Email').fill(rider.email);
+    await page.getByLabel('Password').fill(rider.password);
+    await submit(page, 'Login');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'My Profile', level: 1 })).toBeVisible();
+    const token = (await page.evaluate(() => localStorage.getItem('accessToken'))) ?? '';
+    const profile = await api<{ email: string }>('GET', `/user/${encodeURIComponent(rider.email)}`, token);
+    expect(profile.email).toBe(rider.email);
   });
 
   test('an expired token with no Firebase user signs out and guards still redirect', async ({ page }) => {
