@@ -3,9 +3,9 @@
 // kept in memory), `immutable` for content-hashed files, `no-cache` for entries (index.html,
 // remoteEntry.js, manifests, config.json), SPA fallback to index.html, CORS for remote chunks, and
 // nginx-style server-side includes in HTML (`<!--# include virtual="/prefix/…" -->`, resolved
-// against another server with --include /prefix/=http://host:port/; stylesheets under such a
-// prefix are passed through to browsers, the fragments themselves are not; /config.json is
-// this server's own), and the security headers of scripts/csp.mjs (a Content-Security-Policy
+// against another server with --include /prefix/=http://host:port/; that server's own
+// stylesheets, by plain relative paths under such a prefix, are passed through to browsers, and
+// nothing else there, not the fragments themselves; /config.json is this server's own), and the security headers of scripts/csp.mjs (a Content-Security-Policy
 // from config.json, nosniff, referrer policy), as deploy/nginx.conf does. Source maps are never
 // served.
 // Usage: node scripts/serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa]
@@ -98,11 +98,30 @@ async function compressed(body, ext) {
   return entry;
 }
 
+// A plain relative path: file and folder names only, no scheme, host, `//`, `\`, `%`, `?` or `#`.
+const RELATIVE_STYLESHEET = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.-]+)*\.css$/;
+
+/**
+ * Where the stylesheet `rel` (the request's path after a fragment prefix, as sent: not decoded)
+ * is on the remote at `base`, or null when it is anything but one of that remote's stylesheets:
+ * a relative path of plain names without `.` or `..` segments, which, resolved against `base`,
+ * stays on its origin, under its path, and names a `.css` file. So nothing else, and no other
+ * host, is ever fetched through this server.
+ */
+export function fragmentStylesheetUrl(base, rel) {
+  if (!RELATIVE_STYLESHEET.test(rel) || rel.split('/').some((s) => s === '.' || s === '..')) return null;
+  const root = new URL(base);
+  const url = new URL(rel, root);
+  const same = url.origin === root.origin && url.pathname.startsWith(root.pathname);
+  return same && !url.search && !url.hash && path.posix.extname(url.pathname) === '.css' ? url : null;
+}
+
 /** A stylesheet of an included fragment, fetched from its server as nginx's proxy_pass does. */
-async function passThrough(base, rel, req, res) {
+async function passThrough(url, req, res) {
   let upstream;
   try {
-    upstream = await fetch(new URL(rel, base), { signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
+    // A redirect would lead elsewhere: it is an error here.
+    upstream = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(FRAGMENT_TIMEOUT_MS) });
   } catch {
     res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway');
     return;
@@ -188,30 +207,42 @@ export function createStaticServer({
         return;
       }
       const url = new URL(req.url ?? '/', 'http://x');
+      let pathname;
+      try {
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        pathname = null;
+      }
+      // The path as sent: before URL parsing has resolved any `..` or `%2e%2e` in it.
+      const [sent = '', query] = (req.url ?? '').split('?');
+      const prefix = Object.keys(includes).find((p) =>
+        [sent, url.pathname, pathname ?? ''].some((s) => s.startsWith(p)),
+      );
+      if (prefix) {
+        // The included fragments' stylesheets are public (this site's own pages link them, so no
+        // cross-origin access is granted); the fragments are not.
+        const target =
+          sent.startsWith(prefix) && query === undefined
+            ? fragmentStylesheetUrl(includes[prefix], sent.slice(prefix.length))
+            : null;
+        if (target) await passThrough(target, req, res);
+        else plain(res, 404, 'Not found');
+        return;
+      }
+      // The remotes' chunks are loaded by pages of other origins (the shell's).
       res.setHeader('access-control-allow-origin', '*');
       if (url.pathname === '/config.json' && configJson) {
         res.writeHead(200, { ...siteHeaders, 'content-type': TYPES['.json'], 'cache-control': 'no-cache' });
         res.end(req.method === 'HEAD' ? undefined : configJson);
         return;
       }
-      let pathname;
-      try {
-        pathname = decodeURIComponent(url.pathname);
-      } catch {
+      if (pathname === null) {
         plain(res, 400, 'Bad request: malformed percent-escape in the path');
         return;
       }
       // Source maps stay on the build machine (hidden-source-map): they hold the full sources.
       if (pathname.endsWith('.map') || pathname.includes('\0')) {
         plain(res, 404, 'Not found');
-        return;
-      }
-      const prefix = Object.keys(includes).find((p) => pathname.startsWith(p));
-      if (prefix) {
-        // The included fragments' stylesheets are public (a page links them); the fragments are not.
-        if (path.extname(pathname) === '.css')
-          await passThrough(includes[prefix], pathname.slice(prefix.length), req, res);
-        else plain(res, 404, 'Not found');
         return;
       }
       let file = path.join(root, pathname);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api } from '../support/api';
+import { api, apiToken, emulatorSignUp } from '../support/api';
+import { loginThroughUi } from '../support/auth';
 import { AUTH_EMULATOR_URL, DEMO, FIREBASE_PROJECT } from '../support/env';
 
 const submit = (page: Page, name: 'Login' | 'Sign Up') =>
@@ -149,6 +150,72 @@ test.describe('sign up', () => {
   });
 });
 
+test.describe('forgot password', () => {
+  /** The reset link of the newest password mail the emulator holds for this address. */
+  async function resetLinkFor(email: string): Promise<URL> {
+    const res = await fetch(`${AUTH_EMULATOR_URL}/emulator/v1/projects/${FIREBASE_PROJECT}/oobCodes`);
+    const { oobCodes } = (await res.json()) as {
+      oobCodes: { email: string; requestType: string; oobLink: string }[];
+    };
+    const mails = oobCodes.filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET');
+    expect(mails).toHaveLength(1);
+    return new URL(mails[0]?.oobLink ?? '');
+  }
+
+  for (const width of [1280, 375]) {
+    test(`at ${width} px: mails a reset link for the email typed; the link leads back to /login, where the new password signs in`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      // A throwaway account: the demo accounts keep their passwords.
+      const account = await emulatorSignUp(undefined, 'old-pass-2026', 'Reset Rider');
+      await page.goto('/login');
+      const email = page.getByLabel('Email');
+      const forgot = page.getByRole('button', { name: 'Forgot password?' });
+
+      // The email typed, checked by the sign-in rule; a wrong one gets its message and the focus.
+      await forgot.click();
+      await expect(page.getByText('email required', { exact: true })).toBeVisible();
+      await expect(email).toBeFocused();
+      await email.fill('rider@motoparts');
+      await forgot.click();
+      await expect(page.getByText('Please enter a valid email', { exact: true })).toBeVisible();
+      // An address Firebase does not know: the provider's message, where a sign-in's shows.
+      await email.fill(`nobody.${Date.now()}@motoparts.test`);
+      await forgot.click();
+      const error = page.getByTestId('auth-error');
+      await expect(error).toContainText('Firebase: Error (auth/user-not-found).');
+      await expect(error).toHaveCSS('color', 'rgb(176, 0, 32)');
+
+      await email.fill(account.email);
+      await forgot.click();
+      await expect(page.getByTestId('auth-notice')).toHaveText(
+        'Password reset email sent. Follow its link to choose a new password, then log in.',
+      );
+      await expect(error).toHaveCount(0);
+      await expect(page).toHaveURL(/\/login$/);
+
+      // The mail's link: the emulator's stand-in for Firebase's reset page takes the new
+      // password as a parameter, then continues to the link the shop gave.
+      const link = await resetLinkFor(account.email);
+      expect(new URL(link.searchParams.get('continueUrl') ?? '').pathname).toBe('/login');
+      link.searchParams.set('newPassword', 'new-pass-2026');
+      await page.goto(link.href);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Login' })).toBeVisible();
+
+      await email.fill(account.email);
+      await page.getByLabel('Password').fill(account.password);
+      await submit(page, 'Login');
+      await expect(error).toContainText(/Firebase: .*auth\/(invalid-credential|wrong-password)/);
+      await page.getByLabel('Password').fill('new-pass-2026');
+      await submit(page, 'Login');
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole('button', { name: 'Account menu for Reset Rider' })).toBeVisible();
+    });
+  }
+});
+
 test.describe('Google sign-in (emulator mode)', () => {
   test('the login page button signs in the demo Google account', async ({ page }) => {
     await page.goto('/login');
@@ -234,6 +301,34 @@ test.describe('session renewal', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('button', { name: 'Account menu for Road Rider' })).toBeVisible();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe(expired);
+  });
+
+  test('a sign-out on another device ends this one too: its Firebase sign-in buys no new API token', async ({
+    page,
+  }) => {
+    const rider = await emulatorSignUp(undefined, undefined, 'Elsewhere Rider');
+    await loginThroughUi(page, rider.email, rider.password);
+    // The same person signs in on another device and signs out there.
+    await api('DELETE', '/session', await apiToken(rider.email, rider.password));
+
+    // This browser's next call is refused, and so is its renewal: Firebase's session here still
+    // holds the ID token of its sign-in, issued before the sign-out.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard', exact: true })
+      .click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+
+    // Signing in again works, and returns to the dashboard.
+    await page.getByLabel('Email').fill(rider.email);
+    await page.getByLabel('Password').fill(rider.password);
+    await submit(page, 'Login');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'My Profile', level: 1 })).toBeVisible();
+    const token = (await page.evaluate(() => localStorage.getItem('accessToken'))) ?? '';
+    const profile = await api<{ email: string }>('GET', `/user/${encodeURIComponent(rider.email)}`, token);
+    expect(profile.email).toBe(rider.email);
   });
 
   test('an expired token with no Firebase user signs out and guards still redirect', async ({ page }) => {

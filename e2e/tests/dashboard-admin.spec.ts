@@ -63,6 +63,50 @@ test('Make Admin refused by the server (403) shows "Failed to Make an admin"', a
   });
 });
 
+test('End sessions signs a customer out on every device, only after confirming in the dialog', async ({
+  page,
+}) => {
+  const customer = await registeredCustomer();
+  const profile = () => api('GET', `/user/${encodeURIComponent(customer.email)}`, customer.token);
+  await page.goto('/dashboard/allUser');
+  // Your own row offers none: Sign Out is yours.
+  const adminRow = await userRow(page, DEMO.admin.email);
+  await expect(adminRow.getByRole('button', { name: /End sessions/ })).toHaveCount(0);
+
+  const row = await userRow(page, customer.email);
+  const endSessions = row.getByRole('button', { name: `End sessions: ${customer.email}` });
+  await endSessions.click();
+  const dialog = page.getByRole('dialog', { name: "End this user's sessions?" });
+  await expect(dialog).toContainText(`${customer.email} is signed out on every device`);
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  // The safe choice has the focus; it changes nothing, and the focus goes back to the button.
+  const keep = dialog.getByRole('button', { name: 'Keep them signed in' });
+  await expect(keep).toBeFocused();
+  await keep.click();
+  await expect(dialog).toBeHidden();
+  await expect(endSessions).toBeFocused();
+  await profile();
+
+  await endSessions.click();
+  await dialog.getByRole('button', { name: 'Yes, end sessions' }).click();
+  await expect(page.getByText(`Sessions ended for ${customer.email}`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(endSessions).toBeFocused();
+  // The customer's API token, and the Firebase ID token it came from, are both over.
+  await expect(profile()).rejects.toThrow(/→ 401/);
+  const exchange = await fetch(`${API_URL}/user/${encodeURIComponent(customer.email)}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${customer.idToken}` },
+  });
+  expect(exchange.status).toBe(401);
+  // A new sign-in works.
+  await api(
+    'GET',
+    `/user/${encodeURIComponent(customer.email)}`,
+    await apiToken(customer.email, customer.password),
+  );
+});
+
 test('delete a product only after confirming in the dialog', async ({ page }) => {
   const part = await createTestPart(500, `E2E Delete Me ${Date.now()}`);
   try {

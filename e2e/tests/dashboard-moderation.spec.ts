@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Review } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
 import { loginThroughUi } from '../support/auth';
+import { API_URL } from '../support/env';
 import { adminSession } from './storefront-helpers';
 
 test('an admin deletes a review from the dashboard Reviews page; the public list no longer has it', async ({
@@ -34,14 +35,26 @@ test('an admin deletes a review from the dashboard Reviews page; the public list
 });
 
 test('a refused API token is renewed silently from the Firebase session', async ({ page }) => {
-  // A fresh account: signing out on the API ends every token of the account, and other specs
-  // use the demo accounts' tokens at the same time.
   const rider = await emulatorSignUp();
   await loginThroughUi(page, rider.email, rider.password);
   const first = await page.evaluate(() => localStorage.getItem('accessToken'));
   if (!first) throw new Error('no API token after sign-in');
-  // Signing out elsewhere ends this token on the API, as its expiry would.
-  await api('DELETE', '/session', first);
+  // The API refuses the page's next call, for real, as it refuses an expired token: the call
+  // reaches it with a token it cannot verify. (A sign-out elsewhere would end the Firebase
+  // sign-in too: auth-sign-in.spec.ts.)
+  let refused = 0;
+  await page.route(
+    (url) => url.href.startsWith(`${API_URL}/order?`),
+    async (route) => {
+      if (refused > 0) return route.continue();
+      refused += 1;
+      const response = await route.fetch({
+        headers: { ...route.request().headers(), authorization: 'Bearer not-a-token' },
+      });
+      expect(response.status()).toBe(401);
+      await route.fulfill({ response });
+    },
+  );
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Dashboard', exact: true })
@@ -55,6 +68,7 @@ test('a refused API token is renewed silently from the Firebase session', async 
       .or(page.getByText(/no orders/i))
       .first(),
   ).toBeVisible();
+  expect(refused).toBe(1);
   const second = await page.evaluate(() => localStorage.getItem('accessToken'));
   expect(second).not.toBe(first);
   expect(second).toBeTruthy();

@@ -225,6 +225,16 @@ const ROWS: Row[] = [
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },
   {
+    name: 'DELETE /user/:email/sessions',
+    method: 'DELETE',
+    path: async () => {
+      const email = uniqueEmail('ended');
+      await UserModel.create({ _id: `uid-${email}`, email, role: 'user' });
+      return `/user/${email}/sessions`;
+    },
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
     name: 'DELETE /review/:id',
     method: 'DELETE',
     path: async (f) => `/review/${await newReview(f)}`,

@@ -7,7 +7,7 @@ import { LegacyOrdersModel, OrderModel } from '../orders/model';
 import { ReviewModel } from '../reviews/model';
 import { UserModel } from '../users/model';
 import { userLookupFor } from '../users/lookup';
-import { syncUser } from '../users/service';
+import { endSessions, syncUser } from '../users/service';
 import {
   account,
   claimsOf,
@@ -121,17 +121,141 @@ describe('forged emulator tokens', () => {
 });
 
 describe('sessions that end', () => {
-  it('sign-out (DELETE /session) ends every API token of the account at once; signing in again works', async () => {
-    const who = await account(t.base, uniqueEmail('signout'));
-    const second = await exchange(who.email, who.idToken);
+  const password = 'secret-pass-1';
+  const uidOf = (idToken: string) => String(claimsOf(idToken).user_id);
+  const signedOutAt = async (uid: string) => (await UserModel.findById(uid).lean())?.sessionEpoch ?? 0;
+
+  /** Waits until the clock has left the second an ID token was issued in (its `iat`). */
+  async function pastIssueSecond(idToken: string): Promise<void> {
+    const end = (Number(claimsOf(idToken).iat) + 1) * 1000;
+    while (Date.now() < end) await new Promise((r) => setTimeout(r, end - Date.now()));
+  }
+
+  /** An ID token like the emulator's own, issued in the given second (the emulator signs nothing). */
+  function idTokenIssuedAt(uid: string, email: string, iat: number): string {
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({
+      iss: 'https://securetoken.google.com/demo-motoparts',
+      aud: 'demo-motoparts',
+      auth_time: iat,
+      user_id: uid,
+      sub: uid,
+      iat,
+      exp: Math.floor(Date.now() / 1000) + 3600,
+      email,
+      email_verified: false,
+      firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+    })}.`;
+  }
+
+  const profileStatus = async (email: string, token: string) =>
+    (await call(t.base, 'GET', `/user/${email}`, { token })).status;
+
+  it('sign-out (DELETE /session) ends every API token and every ID token issued before it; a fresh sign-in works at once', async () => {
+    const email = uniqueEmail('signout');
+    const who = await account(t.base, email);
+    const second = await exchange(email, who.idToken);
+    expect(second.status).toBe(200);
+    // The sign-out falls in a later second than the sign-in.
+    await pastIssueSecond(who.idToken);
     expect((await call(t.base, 'DELETE', '/session', { token: who.token })).status).toBe(200);
-    for (const token of [who.token, second.body.token]) {
-      const res = await call<{ error: { code: string } }>(t.base, 'GET', `/user/${who.email}`, { token });
-      expect(res.status).toBe(401);
-    }
-    const again = await exchange(who.email, who.idToken);
-    expect((await call(t.base, 'GET', `/user/${who.email}`, { token: again.body.token })).status).toBe(200);
+    const epoch = await signedOutAt(uidOf(who.idToken));
+    expect(epoch).toBeGreaterThan(Number(claimsOf(who.idToken).iat));
+    // It answered once the sign-out's second was over: whatever signs in from now on is later.
+    expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(epoch);
+
+    for (const token of [who.token, second.body.token]) expect(await profileStatus(email, token)).toBe(401);
+    // The old Firebase ID token, still within Firebase's hour, no longer buys an API token.
+    const stale = await call<{ token?: string; error: { code: string; message: string } }>(
+      t.base,
+      'PUT',
+      `/user/${encodeURIComponent(email)}`,
+      { token: who.idToken },
+    );
+    expect(stale.status).toBe(401);
+    expect(stale.body.error).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'This sign-in ended with a sign-out; sign in again.',
+    });
+    expect(stale.body).not.toHaveProperty('token');
+
+    // Signing in again right away works.
+    const again = await exchange(email, await signIn(email, password));
+    expect(again.status).toBe(200);
+    expect(await profileStatus(email, again.body.token)).toBe(200);
     expect((await call(t.base, 'DELETE', '/session', {})).status).toBe(401);
+  });
+
+  it('compares whole seconds: an ID token of the sign-out second is refused, one of the next second accepted', async () => {
+    const email = uniqueEmail('boundary');
+    const who = await account(t.base, email);
+    const uid = uidOf(who.idToken);
+    expect((await call(t.base, 'DELETE', '/session', { token: who.token })).status).toBe(200);
+    const epoch = await signedOutAt(uid);
+    expect((await exchange(email, idTokenIssuedAt(uid, email, epoch - 1))).status).toBe(401);
+    expect((await exchange(email, idTokenIssuedAt(uid, email, epoch))).status).toBe(401);
+    const next = await exchange(email, idTokenIssuedAt(uid, email, epoch + 1));
+    expect(next.status).toBe(200);
+    expect(await profileStatus(email, next.body.token)).toBe(200);
+  });
+
+  it('a sign-out always moves the sign-out second forward, even with the clock set back', async () => {
+    const email = uniqueEmail('clockback');
+    const who = await account(t.base, email);
+    const uid = uidOf(who.idToken);
+    expect((await call(t.base, 'DELETE', '/session', { token: who.token })).status).toBe(200);
+    const first = await signedOutAt(uid);
+    const since = await exchange(email, await signIn(email, password));
+    expect(await profileStatus(email, since.body.token)).toBe(200);
+    // The next sign-out reads a clock set back to the start of the last sign-out's second.
+    const setBack = Date.now() - first * 1000;
+    await endSessions(uid, () => Date.now() - setBack);
+    expect(await signedOutAt(uid)).toBe(first + 1);
+    expect(await profileStatus(email, since.body.token)).toBe(401);
+  });
+
+  it("an admin's End sessions (DELETE /user/:email/sessions) does the same for another account and revokes its Firebase refresh tokens", async () => {
+    const admin = (await exchange(adminEmail, adminIdToken)).body.token;
+    const email = uniqueEmail('ended');
+    const who = await account(t.base, email);
+    const uid = uidOf(who.idToken);
+    const revokedBefore = Date.parse((await firebaseAuth(t.env).getUser(uid)).tokensValidAfterTime ?? '');
+    const path = `/user/${encodeURIComponent(email)}/sessions`;
+    expect((await call(t.base, 'DELETE', path, {})).status).toBe(401);
+    expect((await call(t.base, 'DELETE', path, { token: who.token })).status).toBe(403);
+    expect(await profileStatus(email, who.token)).toBe(200);
+
+    await pastIssueSecond(who.idToken);
+    const ended = await call(t.base, 'DELETE', path, { token: admin });
+    expect({ status: ended.status, body: ended.body }).toEqual({ status: 200, body: { success: true } });
+    expect(await profileStatus(email, who.token)).toBe(401);
+    expect((await exchange(email, who.idToken)).status).toBe(401);
+    // Firebase dates the revocation after the sign-up: no refresh token from before still counts.
+    const revokedAt = Date.parse((await firebaseAuth(t.env).getUser(uid)).tokensValidAfterTime ?? '');
+    expect(revokedAt).toBeGreaterThan(revokedBefore);
+    expect(revokedAt).toBeGreaterThan(Number(claimsOf(who.idToken).iat) * 1000);
+
+    const again = await exchange(email, await signIn(email, password));
+    expect(again.status).toBe(200);
+    expect(await profileStatus(email, again.body.token)).toBe(200);
+    // The admin's own session goes on.
+    expect(await profileStatus(adminEmail, admin)).toBe(200);
+  });
+
+  it('End sessions answers 404 for an address no account holds, or only a record nobody has claimed', async () => {
+    const admin = (await exchange(adminEmail, adminIdToken)).body.token;
+    const unclaimed = uniqueEmail('unclaimed');
+    await UserModel.collection.insertOne({ email: unclaimed, name: 'Old Record', role: 'user' } as never);
+    for (const email of [uniqueEmail('nobody'), unclaimed]) {
+      const res = await call<{ error: { code: string } }>(
+        t.base,
+        'DELETE',
+        `/user/${encodeURIComponent(email)}/sessions`,
+        { token: admin },
+      );
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
   });
 
   it('a role change counts on the next request, with the same token', async () => {

@@ -50,6 +50,7 @@ const ACCESS: Record<string, Access> = {
   'PUT /userInfo/:email': 'user',
   'GET /user': 'admin',
   'PUT /user/admin/:email': 'admin',
+  'DELETE /user/:email/sessions': 'admin',
   'GET /admin/:email': 'user',
 };
 

@@ -22,7 +22,11 @@ const userSchema = new Schema(
     location: { type: String, default: '' },
     phone: { type: String, default: '' },
     linkedin: { type: String, default: '' },
-    /** Bumped by a sign-out: API tokens carry the value they were issued with. */
+    /**
+     * The Unix second of the account's last sign-out (0, or the small count an earlier version
+     * kept, while it has not signed out since). API tokens carry the value they were issued with,
+     * and the token exchange refuses a Firebase ID token issued in or before it (users/service.ts).
+     */
     sessionEpoch: { type: Number, default: 0 },
   },
   { timestamps: true, strict: 'throw', versionKey: false },

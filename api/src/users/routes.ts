@@ -30,7 +30,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
       operationId: 'exchangeToken',
       summary: 'Exchange a Firebase ID token for an API token',
       description:
-        'The token must belong to the Firebase account of this email. Emails in ADMIN_EMAILS become admins here.',
+        'The token must belong to the Firebase account of this email, and be issued after the account’s last sign-out (401 otherwise). Emails in ADMIN_EMAILS become admins here.',
       ok: { description: 'Our API token and whether the account is an admin.', body: tokenResponseSchema },
       errors: [403],
     },
@@ -51,13 +51,16 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   );
 
   // Sign-out: every API token of the account stops working, not only the one in this browser (a
-  // copied token dies with it). Another device's own Firebase session is not revoked: it gets a
-  // new API token through the exchange, as it would at expiry.
+  // copied token dies with it), and so does every Firebase ID token issued before it. Another
+  // device's own Firebase session is not revoked: it signs in again, or renews with an ID token
+  // its Firebase session issues after the sign-out.
   section.delete(
     '/session',
     {
       operationId: 'signOut',
-      summary: 'Sign out: end every API token of this account',
+      summary: 'Sign out: end every API token and Firebase ID token of this account issued so far',
+      description:
+        'Answers once the second of the sign-out is over, so a sign-in made after the answer is accepted.',
       ok: { description: 'Signed out.', body: successSchema },
     },
     auth,
@@ -138,6 +141,24 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
     validate({ params: emailParams }),
     async (ctx) => {
       ctx.body = await users.makeAdmin(userLookup, ctx.state.input.params.email);
+    },
+  );
+
+  section.delete(
+    '/user/:email/sessions',
+    {
+      operationId: 'endSessions',
+      summary: "End an account's sessions on every device",
+      description:
+        'The sign-out of DELETE /session for this account, and Firebase revokes its refresh tokens: every device signs in again. 404 for an address no account has signed in with.',
+      ok: { description: 'The sessions are ended.', body: successSchema },
+      errors: [404],
+    },
+    admin,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      await users.endSessionsOf(env, userLookup, ctx.state.input.params.email);
+      ctx.body = { success: true };
     },
   );
 

@@ -3,7 +3,7 @@ import type { UserRecord } from 'firebase-admin/auth';
 import type { Caller } from '../http/context';
 import type { Env } from '../lib/env';
 import { AppError } from '../lib/app-error';
-import { getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
+import { firebaseAuth, getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
 import type { Logger } from '../lib/logger';
 import { signApiToken } from '../lib/tokens';
 import { claimLegacyOrders } from '../orders/service';
@@ -167,6 +167,9 @@ export async function exchangeToken(
   }
   if (accountEmail !== email) throw AppError.forbidden('The signed-in account does not match this email.');
   const doc = await syncUser(env, log, lookup, account, accountEmail);
+  // Compared with the very value the new API token carries: a sign-out after this read changes
+  // it, and so ends that token too.
+  assertIssuedAfterSignOut(decoded.iat, doc.sessionEpoch);
   const admin = doc.role === 'admin';
   return {
     token: signApiToken(env, {
@@ -180,9 +183,90 @@ export async function exchangeToken(
   };
 }
 
-/** Sign-out: every API token issued to this account so far stops working. */
-export async function endSessions(uid: string): Promise<void> {
-  await UserModel.updateOne({ _id: uid }, { $inc: { sessionEpoch: 1 } });
+/**
+ * Sign-outs are one field, the account's `sessionEpoch`: the Unix second of its last sign-out.
+ * API tokens carry the value they were issued with, so moving it ends every one of them
+ * (http/auth.ts), and the exchange refuses a Firebase ID token issued (`iat`, whole seconds as
+ * Firebase writes it) in or before that second: a copied ID token is no good after a sign-out,
+ * even though Firebase keeps accepting it for up to an hour.
+ */
+export function assertIssuedAfterSignOut(iat: number | undefined, sessionEpoch: number | undefined): void {
+  if (typeof iat === 'number' && iat > (sessionEpoch ?? 0)) return;
+  throw AppError.unauthenticated('This sign-in ended with a sign-out; sign in again.');
+}
+
+/**
+ * Records a sign-out: the account's sign-out second becomes the current one, or the one after the
+ * last sign-out when that is later (two sign-outs within a second still differ, so a token issued
+ * between them carries a value the second one changes). One conditional update, retried when
+ * another sign-out overtook the read. Returns that second, or null when there is no such account.
+ */
+async function recordSignOut(uid: string, now: () => number): Promise<number | null> {
+  for (;;) {
+    const doc = await UserModel.findById(uid, { sessionEpoch: 1 }).lean<{ sessionEpoch?: number }>();
+    if (!doc) return null;
+    const previous = doc.sessionEpoch;
+    const epoch = Math.max((previous ?? 0) + 1, Math.floor(now() / 1000));
+    const res = await UserModel.updateOne(
+      { _id: uid, sessionEpoch: previous ?? { $exists: false } },
+      { $set: { sessionEpoch: epoch } },
+    );
+    if (res.matchedCount === 1) return epoch;
+  }
+}
+
+/**
+ * Resolves once the clock has left `second`. A sign-out answers only then, so an ID token from a
+ * sign-in made after the answer is issued in a later second and accepted: signing out and in again
+ * within one second is not refused. Costs the signing-out request up to a second (two when it
+ * follows another sign-out of the account within the same second).
+ */
+async function pastSecond(second: number, now: () => number): Promise<void> {
+  for (let left = (second + 1) * 1000 - now(); left > 0; left = (second + 1) * 1000 - now()) {
+    await new Promise((resolve) => setTimeout(resolve, left));
+  }
+}
+
+/**
+ * Sign-out (`DELETE /session`): every API token and every Firebase ID token issued to this
+ * account so far stops working (other devices sign in again, or renew with a newer ID token).
+ */
+export async function endSessions(uid: string, now: () => number = Date.now): Promise<void> {
+  const epoch = await recordSignOut(uid, now);
+  if (epoch !== null) await pastSecond(epoch, now);
+}
+
+/**
+ * An admin ends another account's sessions (`DELETE /user/:email/sessions`): the same sign-out,
+ * and Firebase revokes the account's refresh tokens, so no device of it can get a new ID token
+ * without signing in again.
+ */
+export async function endSessionsOf(
+  env: Env,
+  lookup: UserLookup,
+  email: string,
+  now: () => number = Date.now,
+): Promise<void> {
+  const doc = await lookup.byEmail(email);
+  if (!doc) throw AppError.notFound('User');
+  // A record from before uid keying that nobody has claimed yet: no token was ever issued for it.
+  if (typeof doc._id !== 'string') {
+    throw new AppError('NOT_FOUND', 'No account has signed in with this address yet, so it has no sessions.');
+  }
+  const epoch = await recordSignOut(doc._id, now);
+  if (epoch === null) throw AppError.notFound('User');
+  try {
+    await firebaseAuth(env).revokeRefreshTokens(doc._id);
+  } catch (err) {
+    // Gone from Firebase: it has no refresh tokens left to revoke.
+    if ((err as { code?: string }).code !== 'auth/user-not-found') {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The API sessions were ended, but the auth provider could not be reached to end its sign-ins; try again.',
+      );
+    }
+  }
+  await pastSecond(epoch, now);
 }
 
 /** The caller's own record, or (for admins) the record of the account holding `email`. */

@@ -2,6 +2,7 @@ import {
   GoogleAuthProvider,
   browserPopupRedirectResolver,
   createUserWithEmailAndPassword,
+  sendPasswordResetEmail,
   signInWithCredential,
   signInWithEmailAndPassword,
   signInWithPopup,
@@ -47,4 +48,14 @@ export async function signInWithGoogle(dispatch: AppDispatch): Promise<void> {
       await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(EMULATOR_GOOGLE_ACCOUNT)))
     : await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
   await completeSignIn(dispatch, user);
+}
+
+/**
+ * Firebase's password reset mail for this address. Its link leads back to this site's /login
+ * (the continue URL: with a real Firebase project its host must be one of the authorized domains).
+ */
+export async function sendPasswordReset(email: string): Promise<void> {
+  await sendPasswordResetEmail(firebaseAuth(), email, {
+    url: new URL('/login', window.location.origin).href,
+  });
 }

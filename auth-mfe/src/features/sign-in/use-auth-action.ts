@@ -29,18 +29,38 @@ export function describeError(err: unknown): string {
   return 'Sign-in failed. Please try again.';
 }
 
-/** Runs one sign-in action: busy flag, error text, then back to where the visitor came from. */
+/**
+ * Runs one sign-in action: busy flag, error text, then back to where the visitor came from. Or,
+ * with `runHere`, an action that keeps the visitor on the page (the password reset mail): its
+ * notice on success, its error in the same place as a sign-in's.
+ */
 export function useAuthAction() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const returnPath = useReturnPath();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const runHere = useCallback(async (action: () => Promise<void>, done: string) => {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await action();
+      setNotice(done);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
 
   const run = useCallback(
     async (action: (dispatch: AppDispatch) => Promise<void>) => {
       setBusy(true);
       setError(null);
+      setNotice(null);
       try {
         await action(dispatch);
         navigate(returnPath, { replace: true });
@@ -52,5 +72,5 @@ export function useAuthAction() {
     [dispatch, navigate, returnPath],
   );
 
-  return { busy, error, run };
+  return { busy, error, notice, run, runHere };
 }

@@ -1,4 +1,4 @@
-import type { MakeAdminResult, ProfileUpdate, User } from '@motoparts/contracts';
+import type { MakeAdminResult, ProfileUpdate, Success, User } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, profileTag } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, toListPage, type ListPage } from '../../lib/list-page';
 
@@ -24,8 +24,15 @@ export const usersApi = baseApi.injectEndpoints({
       // Promoting someone who already is an admin changes nothing, so nothing is refetched.
       invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [LIST_TAGS.users] : []),
     }),
+    /** Signs the account out on every device; the answer comes once a new sign-in is accepted. */
+    endSessions: build.mutation<Success, string>({
+      query: (email) => ({ url: `/user/${encodeURIComponent(email)}/sessions`, method: 'DELETE' }),
+      // Nothing a list or a profile shows changes: sessions are not shown anywhere.
+      invalidatesTags: [],
+    }),
   }),
 });
 
-export const { useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation } = usersApi;
+export const { useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation, useEndSessionsMutation } =
+  usersApi;
 export { useGetProfileQuery } from '@motoparts/state';

@@ -1,10 +1,26 @@
-/** docs/product.md: Loading... while busy, and the provider's message in red under the form. */
-export function AuthStatus({ busy, error }: { busy: boolean; error: string | null }) {
+/**
+ * docs/product.md: Loading... while busy, the provider's message in red under the form, and what
+ * an action that keeps the visitor here (the password reset mail) has done.
+ */
+export function AuthStatus({
+  busy,
+  error,
+  notice = null,
+}: {
+  busy: boolean;
+  error: string | null;
+  notice?: string | null;
+}) {
   return (
     <>
       {busy && (
         <p className="auth-busy" role="status">
           Loading...
+        </p>
+      )}
+      {notice && (
+        <p className="auth-notice" role="status" data-testid="auth-notice">
+          {notice}
         </p>
       )}
       {error && (

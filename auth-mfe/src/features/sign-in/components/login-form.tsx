@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ensureAuthStyles } from '../../../styles';
 import { loginFormSchema, type LoginFormValues } from '../schema';
-import { signInWithGoogle, signInWithPassword } from '../sign-in';
+import { sendPasswordReset, signInWithGoogle, signInWithPassword } from '../sign-in';
 import { useAuthAction } from '../use-auth-action';
 import { AuthStatus } from './auth-status';
 import { OrGoogle } from './google-button';
@@ -11,13 +11,26 @@ import { TextField } from './text-field';
 
 ensureAuthStyles();
 
-/** Email and password login plus Google: used by the login page and the home page's card. */
-export function LoginForm() {
+/**
+ * docs/product.md, Login: what "Forgot password?" says once the mail is sent. Kept here, with the
+ * one page that shows it, rather than in the contracts' texts, which every page's first load carries.
+ */
+export const PASSWORD_RESET_SENT =
+  'Password reset email sent. Follow its link to choose a new password, then log in.';
+
+/**
+ * Email and password login plus Google: used by the login page and the home page's card. The
+ * login page also offers "Forgot password?" (`passwordReset`), which mails a reset link to the
+ * email typed, checked by the same rule as a sign-in.
+ */
+export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }) {
   const id = useId();
-  const { busy, error, run } = useAuthAction();
+  const { busy, error, notice, run, runHere } = useAuthAction();
   const {
     register,
     handleSubmit,
+    trigger,
+    getValues,
     formState: { errors },
   } = useForm<LoginFormValues>({
     resolver: zodResolver(loginFormSchema),
@@ -27,6 +40,13 @@ export function LoginForm() {
   const onSubmit = handleSubmit(({ email, password }) =>
     run((dispatch) => signInWithPassword(dispatch, email, password)),
   );
+
+  async function onForgotPassword() {
+    // Only the email matters here; a wrong one gets its message and the focus.
+    if (!(await trigger('email', { shouldFocus: true }))) return;
+    const email = getValues('email');
+    await runHere(() => sendPasswordReset(email), PASSWORD_RESET_SENT);
+  }
 
   return (
     <>
@@ -47,7 +67,19 @@ export function LoginForm() {
           registration={register('password')}
           error={errors.password}
         />
-        <AuthStatus busy={busy} error={error} />
+        {passwordReset && (
+          <p className="auth-forgot">
+            <button
+              type="button"
+              className="auth-link-button"
+              disabled={busy}
+              onClick={() => void onForgotPassword()}
+            >
+              Forgot password?
+            </button>
+          </p>
+        )}
+        <AuthStatus busy={busy} error={error} notice={notice} />
         <button type="submit" className="btn auth-submit" disabled={busy}>
           Login
         </button>

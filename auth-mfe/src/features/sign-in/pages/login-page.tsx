@@ -14,7 +14,7 @@ export default function LoginPage() {
       <section className="card auth-card" aria-labelledby="login-heading">
         <h1 id="login-heading">Login</h1>
         <p className="auth-lead">Welcome back. Sign in to order parts and track your orders.</p>
-        <LoginForm />
+        <LoginForm passwordReset />
         <p className="auth-switch">
           New to MotoParts?{' '}
           <Link to="/signup" state={location.state}>
