@@ -19,11 +19,13 @@ import { createStripe } from './lib/stripe';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
+import { claimLegacyOrders } from './orders/legacy';
 import { paymentRoutes } from './payments/routes';
 import { readModelsFor, type ReadModels } from './read-models';
 import { stripePayments } from './payments/service';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
+import { callersFor } from './users/callers';
 import { userLookupFor, type UserLookup } from './users/lookup';
 import { userRoutes } from './users/routes';
 
@@ -60,6 +62,7 @@ export function createRoutes({
   const stripe = createStripe(env);
   const deps: RouteDeps = {
     env,
+    callers: callersFor(env),
     limits: createRateLimits(env),
     stripe,
     payments: stripePayments(stripe),
@@ -67,6 +70,7 @@ export function createRoutes({
     reviewPages: new ReviewPages(catalogCacheTtlMs(env)),
     userLookup,
     reads,
+    claimOrders: (uid, email) => claimLegacyOrders(uid, email, reads.orders),
   };
   healthRoutes(routes);
   partRoutes(routes, deps);

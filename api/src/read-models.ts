@@ -1,7 +1,7 @@
 import { readModelKind, type Env, type ReadModelKind } from './lib/env';
 import { useOpenSlots } from './orders/open-slots';
 import { DatabaseOrderReads, MemoryOrderReads, type OrderReads } from './orders/read-models';
-import { orderRules } from './orders/service';
+import { orderRules } from './orders/rules';
 
 /**
  * The one seam between the two ways of reading what a plain query cannot answer fast on the

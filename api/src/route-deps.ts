@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Callers } from './http/auth';
 import type { Env } from './lib/env';
 import type { RateLimits } from './lib/rate-limits';
 import type { OpenPayments } from './orders/payments-port';
@@ -6,6 +7,7 @@ import type { PartCatalogue } from './parts/catalogue';
 import type { ReadModels } from './read-models';
 import type { ReviewPages } from './reviews/service';
 import type { UserLookup } from './users/lookup';
+import type { LegacyClaim } from './users/service';
 
 /**
  * What the resources' routes get: the app's configuration and its per-app services, made once by
@@ -13,6 +15,8 @@ import type { UserLookup } from './users/lookup';
  */
 export interface RouteDeps {
   env: Env;
+  /** Who a token's account is now (the auth middleware's read: users/callers.ts). */
+  callers: Callers;
   limits: RateLimits;
   stripe: Stripe;
   /** The payments as the orders see them (settling an open payment before a release). */
@@ -23,4 +27,6 @@ export interface RouteDeps {
   userLookup: UserLookup;
   /** The lists read from memory or from the database (read-models.ts). */
   reads: ReadModels;
+  /** A first verified sign-in's claim of the orders placed under its address before accounts. */
+  claimOrders: LegacyClaim;
 }

@@ -225,12 +225,12 @@ const ROWS: Row[] = [
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },
   {
-    name: 'DELETE /user/:email/sessions',
+    name: 'DELETE /session/:email',
     method: 'DELETE',
     path: async () => {
       const email = uniqueEmail('ended');
       await UserModel.create({ _id: `uid-${email}`, email, role: 'user' });
-      return `/user/${email}/sessions`;
+      return `/session/${email}`;
     },
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },

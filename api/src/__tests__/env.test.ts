@@ -79,7 +79,6 @@ describe('<NAME>_FILE: a secret read from a file', () => {
     expect([...FILE_VARIABLES].sort()).toEqual([
       'JWT_SECRET',
       'MONGODB_URI',
-      'SERVICE_TOKEN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
     ]);
@@ -97,6 +96,12 @@ describe('<NAME>_FILE: a secret read from a file', () => {
     expect(env.JWT_SECRET).toBe(secret);
     expect(env.STRIPE_SECRET_KEY).toBe('sk_live_fromfile');
     expect(env.STRIPE_WEBHOOK_SECRET).toBe('whsec_fromfile');
+  });
+
+  it('reads the optional service token from its file too, and needs none', () => {
+    const token = 'shop-server-token-0123456789-abcdefghij';
+    expect(loadEnv({ ...base, SERVICE_TOKEN_FILE: file(`${token}\n`) }).SERVICE_TOKEN).toBe(token);
+    expect(loadEnv(base).SERVICE_TOKEN).toBeUndefined();
   });
 
   it('removes one newline only: the rest of the file is the value', () => {

@@ -214,13 +214,13 @@ describe('sessions that end', () => {
     expect(await profileStatus(email, since.body.token)).toBe(401);
   });
 
-  it("an admin's End sessions (DELETE /user/:email/sessions) does the same for another account and revokes its Firebase refresh tokens", async () => {
+  it("an admin's End sessions (DELETE /session/:email) does the same for another account and revokes its Firebase refresh tokens", async () => {
     const admin = (await exchange(adminEmail, adminIdToken)).body.token;
     const email = uniqueEmail('ended');
     const who = await account(t.base, email);
     const uid = uidOf(who.idToken);
     const revokedBefore = Date.parse((await firebaseAuth(t.env).getUser(uid)).tokensValidAfterTime ?? '');
-    const path = `/user/${encodeURIComponent(email)}/sessions`;
+    const path = `/session/${encodeURIComponent(email)}`;
     expect((await call(t.base, 'DELETE', path, {})).status).toBe(401);
     expect((await call(t.base, 'DELETE', path, { token: who.token })).status).toBe(403);
     expect(await profileStatus(email, who.token)).toBe(200);
@@ -250,7 +250,7 @@ describe('sessions that end', () => {
       const res = await call<{ error: { code: string } }>(
         t.base,
         'DELETE',
-        `/user/${encodeURIComponent(email)}/sessions`,
+        `/session/${encodeURIComponent(email)}`,
         { token: admin },
       );
       expect(res.status).toBe(404);
@@ -458,10 +458,12 @@ describe('ADMIN_EMAILS bootstrap', () => {
     // A real Firebase project: an unverified listed address gets no role.
     const real = { ...listed, FIREBASE_AUTH_EMULATOR_HOST: undefined };
     const lookup = userLookupFor(real);
-    expect((await syncUser(real, log, lookup, account, email)).role).toBe('user');
+    // Roles only: no orders of the email-keyed era to claim here.
+    const noClaims = async () => undefined;
+    expect((await syncUser(real, log, lookup, account, email, noClaims)).role).toBe('user');
     // Once Firebase has verified it, it does.
     const verified = await firebaseAuth(t.env).updateUser(uid, { emailVerified: true });
-    expect((await syncUser(real, log, lookup, verified, email)).role).toBe('admin');
+    expect((await syncUser(real, log, lookup, verified, email, noClaims)).role).toBe('admin');
     // Emulator mode cannot verify addresses: the list applies as is, with a warning line.
     const before = logLines.length;
     const admin = await exchange(adminEmail, adminIdToken);

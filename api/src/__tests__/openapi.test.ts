@@ -50,7 +50,7 @@ const ACCESS: Record<string, Access> = {
   'PUT /userInfo/:email': 'user',
   'GET /user': 'admin',
   'PUT /user/admin/:email': 'admin',
-  'DELETE /user/:email/sessions': 'admin',
+  'DELETE /session/:email': 'admin',
   'GET /admin/:email': 'user',
 };
 

@@ -6,7 +6,7 @@ import { PartModel } from '../parts/model';
 import { expireDue } from '../orders/jobs';
 import { stripePayments } from '../payments/service';
 import { readModelsFor } from '../read-models';
-import { openOrdersCapMessage, orderRules } from '../orders/service';
+import { openOrdersCapMessage, orderRules } from '../orders/rules';
 import { flushJournal, recoverOnce } from '../orders/stock';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';

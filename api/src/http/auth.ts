@@ -2,8 +2,18 @@ import type { Middleware } from 'koa';
 import { AppError } from '../lib/app-error';
 import type { Env } from '../lib/env';
 import { bearer, verifyApiToken } from '../lib/tokens';
-import { callersFor } from '../users/callers';
 import type { AppState, Caller } from './context';
+
+/** Who a token's account is now, as the auth middleware needs it (users/callers.ts provides it). */
+export interface Callers {
+  load(uid: string): Promise<(Caller & { sessionEpoch: number }) | null>;
+}
+
+/** What the auth middleware needs: the token secret and where accounts are read. */
+export interface AuthDeps {
+  env: Env;
+  callers: Callers;
+}
 import { documented } from './route-docs';
 
 /**
@@ -12,8 +22,7 @@ import { documented } from './route-docs';
  * write to the account: users/callers.ts), so a sign-out or a role change counts from the next
  * request.
  */
-export function signedIn(env: Env): Middleware<AppState> {
-  const callers = callersFor(env);
+export function signedIn({ env, callers }: AuthDeps): Middleware<AppState> {
   return documented<Middleware<AppState>>(
     async (ctx, next) => {
       const token = bearer(ctx.get('authorization'));
@@ -30,8 +39,8 @@ export function signedIn(env: Env): Middleware<AppState> {
 }
 
 /** Requires an API token whose account is an admin in the database right now. */
-export function adminOnly(env: Env): Middleware<AppState> {
-  const auth = signedIn(env);
+export function adminOnly(deps: AuthDeps): Middleware<AppState> {
+  const auth = signedIn(deps);
   return documented<Middleware<AppState>>(
     (ctx, next) =>
       auth(ctx, async () => {

@@ -179,8 +179,14 @@ export const FILE_VARIABLES = [
   'JWT_SECRET',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
-  'SERVICE_TOKEN',
 ] as const;
+
+/**
+ * Secrets a deployment gives only when it uses them (the shop's own servers calling the API), read
+ * from `<NAME>_FILE` in the same way.
+ */
+export const OPTIONAL_FILE_VARIABLES = ['SERVICE_TOKEN'] as const;
+const ALL_FILE_VARIABLES: readonly string[] = [...FILE_VARIABLES, ...OPTIONAL_FILE_VARIABLES];
 
 interface Problem {
   variables: string[];
@@ -188,14 +194,14 @@ interface Problem {
 }
 
 /**
- * Replaces each `<NAME>_FILE` of FILE_VARIABLES in `vars` by `<NAME>` with the file's content (one
+ * Replaces each `<NAME>_FILE` of FILE_VARIABLES and OPTIONAL_FILE_VARIABLES in `vars` by `<NAME>` with the file's content (one
  * trailing newline removed). Returns the names read from files and one problem per variable that
  * could not be: both forms given, a file that cannot be read, an empty file.
  */
 function readFileVariables(vars: Record<string, string>): { fromFile: Set<string>; problems: Problem[] } {
   const fromFile = new Set<string>();
   const problems: Problem[] = [];
-  for (const name of FILE_VARIABLES) {
+  for (const name of ALL_FILE_VARIABLES) {
     const fileVar = `${name}_FILE`;
     const file = vars[fileVar];
     if (file === undefined) continue;
@@ -242,7 +248,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const name = String(issue.path[0] ?? '?');
     // A variable whose file could not be read is named once, by that problem.
     if (reported.has(name) || reported.has(`${name}_FILE`)) continue;
-    const fileCapable = (FILE_VARIABLES as readonly string[]).includes(name);
+    const fileCapable = ALL_FILE_VARIABLES.includes(name);
     let line: string;
     if (cleaned[name] === undefined)
       line = `${name} is missing${fileCapable ? ` (set ${name} or ${name}_FILE)` : ''}`;

@@ -5,7 +5,7 @@ import { KEY_TTL_MS } from './keys';
 import type { OpenPayments } from './payments-port';
 import type { OrderReads } from './read-models';
 import { OrderKeyModel } from './model';
-import { orderRules, type OrderRules } from './service';
+import { orderRules, type OrderRules } from './rules';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
 
 /**

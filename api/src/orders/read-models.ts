@@ -1,8 +1,18 @@
 import type { Order } from '@motoparts/contracts';
 import { cacheBytes } from '../lib/cache-budget';
 import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
-import { HIDDEN_HOLDS, OrderModel, orderChanges, type OrderDoc, type OrderRow } from './model';
-import { orderListsReady, toOrder, type OrderRules } from './service';
+import {
+  addLegacyOrderIds,
+  DataChangeModel,
+  HIDDEN_HOLDS,
+  LegacyOrdersModel,
+  OrderModel,
+  orderChanges,
+  type OrderDoc,
+  type OrderRow,
+} from './model';
+import type { OrderRules } from './rules';
+import { toOrder } from './wire';
 import { orderTimeline } from './timeline';
 
 /**
@@ -23,6 +33,10 @@ export interface OrderReads {
   row(id: string): OrderRow | undefined;
   /** Unpaid pending orders placed at or before `cutoff` (the expiry pass). */
   dueOrders(cutoff: number): Promise<OrderDoc[]>;
+  /** Orders placed under `email` before accounts were keyed by uid, not claimed yet. */
+  legacyOrderIds(email: string): Promise<string[]>;
+  /** Those orders now have their account: the address's list, if one is kept, goes. */
+  legacyClaimed(email: string): Promise<void>;
   /** Reads what it keeps, before the server reports ready. */
   warm(): Promise<void>;
 }
@@ -73,7 +87,44 @@ export class DatabaseOrderReads implements OrderReads {
     return dueQuery(cutoff);
   }
 
+  async legacyOrderIds(email: string): Promise<string[]> {
+    const docs = await OrderModel.find({ user: email, uid: { $exists: false } }, { _id: 1 }).lean();
+    return docs.map((o) => String(o._id));
+  }
+
+  async legacyClaimed(): Promise<void> {}
+
   async warm(): Promise<void> {}
+}
+
+const LEGACY_LISTS = 'legacy-order-lists';
+let listsReady: Promise<void> | undefined;
+
+/**
+ * Fills, once per database, the list that stands in for a filter the embedded FerretDB cannot
+ * answer without reading every order: the email-keyed era's unclaimed orders by address (the
+ * first verified sign-in of that address claims them). Until it is done no list is read.
+ */
+function orderListsReady(): Promise<void> {
+  listsReady ??= (async () => {
+    if (await DataChangeModel.exists({ _id: LEGACY_LISTS })) return;
+    const byEmail = new Map<string, string[]>();
+    const orders = await OrderModel.find({}, { uid: 1, user: 1 }).lean<
+      Pick<OrderDoc, '_id' | 'uid' | 'user'>[]
+    >();
+    for (const o of orders) {
+      if (o.uid) continue;
+      const ids = byEmail.get(o.user) ?? [];
+      ids.push(String(o._id));
+      byEmail.set(o.user, ids);
+    }
+    for (const [email, ids] of byEmail) await addLegacyOrderIds(email, ids);
+    await DataChangeModel.updateOne({ _id: LEGACY_LISTS }, { doneAt: new Date() }, { upsert: true });
+  })().catch((err: unknown) => {
+    listsReady = undefined; // try again on the next read
+    throw err;
+  });
+  return listsReady;
 }
 
 /** How often the in-memory expiry candidates are checked against a read of every order anyway. */
@@ -157,9 +208,18 @@ export class MemoryOrderReads implements OrderReads {
     return due;
   }
 
+  async legacyOrderIds(email: string): Promise<string[]> {
+    await orderListsReady();
+    return (await LegacyOrdersModel.findById(email).lean())?.ids ?? [];
+  }
+
+  async legacyClaimed(email: string): Promise<void> {
+    await LegacyOrdersModel.deleteOne({ _id: email });
+  }
+
   async warm(): Promise<void> {
     // The first verified sign-in of an address claims the orders placed under it before accounts
-    // existed, from lists by address filled once per database (orders/service.ts).
+    // existed, from lists by address filled once per database (`orderListsReady`).
     await orderListsReady();
     await orderTimeline().warm();
   }

@@ -16,21 +16,23 @@ import { sendTaggedJson } from '../http/etag';
 import { AppError } from '../lib/app-error';
 import { build } from '../lib/catalog-cache';
 import { pageHeaders } from '../lib/paging';
-import * as users from '../users/service';
+import { uidOf } from '../users/lookup';
 import { withOrderKey, type Answer } from './keys';
-import * as orders from './service';
+import { getOrderFor, orderAnswerFor } from './access';
+import { cancelOrder, setShippingStatus } from './lifecycle';
+import { placeOrder } from './placing';
+import { orderRules } from './rules';
+import { toOrder } from './wire';
 import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
 /** The answer for an address that no account holds now: no orders. */
 const NO_ORDERS = build({ value: [], total: 0 }, 0);
 
-export function orderRoutes(
-  routes: ApiRoutes,
-  { env, limits, payments, userLookup, reads }: RouteDeps,
-): void {
-  const auth = signedIn(env);
-  const admin = adminOnly(env);
-  const rules = orders.orderRules(env);
+export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
+  const { env, limits, payments, userLookup, reads } = deps;
+  const auth = signedIn(deps);
+  const admin = adminOnly(deps);
+  const rules = orderRules(env);
   const section = routes.section('orders');
 
   section.post(
@@ -58,7 +60,7 @@ export function orderRoutes(
       const input = ctx.state.input.body;
       const place = async (orderId?: string): Promise<Answer> => ({
         status: 201,
-        body: await orders.placeOrder(caller, input, rules, orderId),
+        body: await placeOrder(caller, input, rules, orderId),
       });
       const key = ctx.get('idempotency-key');
       if (key && !IDEMPOTENCY_KEY.test(key)) {
@@ -68,7 +70,7 @@ export function orderRoutes(
         ? // The key remembers the body as sent, so a retry must send the same JSON.
           await withOrderKey(caller.uid, key, ctx.request.body, place, async (orderId) => ({
             status: 201,
-            body: orders.toOrder(await orders.getOrderFor(caller, orderId, { adminMaySee: false }), rules),
+            body: toOrder(await getOrderFor(caller, orderId, { adminMaySee: false }), rules),
           }))
         : await place();
       ctx.status = answer.status;
@@ -111,7 +113,7 @@ export function orderRoutes(
       const { user, page, limit } = ctx.state.input.query;
       assertSelfOrAdmin(caller, user);
       // By account, not by address: orders of an earlier account with this email are not listed.
-      const uid = user === caller.email ? caller.uid : await users.uidOf(userLookup, user);
+      const uid = user === caller.email ? caller.uid : await uidOf(userLookup, user);
       const entry = uid ? await reads.orders.listOf(uid, page, limit) : NO_ORDERS;
       ctx.set(pageHeaders(ctx.path, ctx.state.input.query, entry.total));
       sendTaggedJson(ctx, entry, 'private, no-cache');
@@ -131,7 +133,7 @@ export function orderRoutes(
     validate({ params: orderIdParams }),
     async (ctx) => {
       const { id } = ctx.state.input.params;
-      ctx.body = await orders.orderAnswerFor(callerOf(ctx.state), id, rules, reads.orders.row(id));
+      ctx.body = await orderAnswerFor(callerOf(ctx.state), id, rules, reads.orders.row(id));
     },
   );
 
@@ -150,7 +152,7 @@ export function orderRoutes(
     validate({ params: orderIdParams }),
     rateLimited(limits, 'stripe', (state) => callerOf(state).uid),
     async (ctx) => {
-      await orders.cancelOrder(callerOf(ctx.state), ctx.state.input.params.id, (doc) =>
+      await cancelOrder(callerOf(ctx.state), ctx.state.input.params.id, (doc) =>
         payments.settle(doc, ctx.state.log),
       );
       ctx.body = { success: true };
@@ -170,7 +172,7 @@ export function orderRoutes(
     validate({ params: orderIdParams, body: shippingStatusInputSchema }),
     async (ctx) => {
       const { params, body } = ctx.state.input;
-      ctx.body = await orders.setShippingStatus(params.id, body.status, rules);
+      ctx.body = await setShippingStatus(params.id, body.status, rules);
     },
   );
 }

@@ -16,8 +16,9 @@ import { pageHeaders } from '../lib/paging';
 import * as parts from './service';
 import { createdPartSchema, partIdParams, PartSchema } from './validators';
 
-export function partRoutes(routes: ApiRoutes, { env, limits, catalogue }: RouteDeps): void {
-  const admin = adminOnly(env);
+export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
+  const { env, limits, catalogue } = deps;
+  const admin = adminOnly(deps);
   const section = routes.section('parts');
 
   // Catalogue reads are answered by the catalogue's cache (body + ETag), which builds the keys and

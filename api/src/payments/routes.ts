@@ -9,13 +9,14 @@ import { callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
-import { orderRules } from '../orders/service';
+import { orderRules } from '../orders/rules';
 import { orderIdParams } from '../orders/validators';
 import * as payments from './service';
 import { webhookHeaders, webhookReceivedSchema } from './validators';
 
-export function paymentRoutes(routes: ApiRoutes, { env, stripe, limits }: RouteDeps): void {
-  const auth = signedIn(env);
+export function paymentRoutes(routes: ApiRoutes, deps: RouteDeps): void {
+  const { env, stripe, limits } = deps;
+  const auth = signedIn(deps);
   // Each of these calls Stripe: one customer must not spend the shop's Stripe rate limit. Counted
   // after validation: a malformed request never reaches Stripe.
   const stripeLimit = rateLimited(limits, 'stripe', (state) => callerOf(state).uid);

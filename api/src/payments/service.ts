@@ -4,7 +4,10 @@ import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import type { Logger } from '../lib/logger';
 import { OrderModel, type OrderDoc } from '../orders/model';
-import { getOrderFor, markPaid, toOrder, type OrderRules } from '../orders/service';
+import { getOrderFor } from '../orders/access';
+import { markPaid } from '../orders/lifecycle';
+import type { OrderRules } from '../orders/rules';
+import { toOrder } from '../orders/wire';
 import type { OpenPayments } from '../orders/payments-port';
 import { releaseOrder } from '../orders/stock';
 

@@ -10,7 +10,8 @@ import { pageHeaders } from '../lib/paging';
 import * as reviews from './service';
 import { createdReviewSchema, reviewIdParams, ReviewSchema } from './validators';
 
-export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: RouteDeps): void {
+export function reviewRoutes(routes: ApiRoutes, deps: RouteDeps): void {
+  const { env, limits, reviewPages } = deps;
   const section = routes.section('reviews');
 
   // A cached page is sent before the router runs (http/cached-reads.ts), a miss by the route below.
@@ -56,7 +57,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
       ok: { status: 201, description: 'The review as published.', body: createdReviewSchema },
       errors: [403],
     },
-    signedIn(env),
+    signedIn(deps),
     validate({ body: reviewInputSchema }),
     // Counted once valid: a form with a typo does not use up the author's budget.
     rateLimited(limits, 'review', (state) => callerOf(state).uid),
@@ -75,7 +76,7 @@ export function reviewRoutes(routes: ApiRoutes, { env, limits, reviewPages }: Ro
       ok: { description: 'Removed.', body: successSchema },
       errors: [404],
     },
-    adminOnly(env),
+    adminOnly(deps),
     validate({ params: reviewIdParams }),
     async (ctx) => {
       await reviews.deleteReview(ctx.state.input.params.id);

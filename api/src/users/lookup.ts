@@ -233,6 +233,12 @@ export class MemoryUserLookup implements UserLookup {
   }
 }
 
+/** The uid of the account holding this email now, or null. */
+export async function uidOf(lookup: UserLookup, email: string): Promise<string | null> {
+  const doc = await lookup.byEmail(email);
+  return doc && typeof doc._id === 'string' ? doc._id : null;
+}
+
 export function userLookupFor(env: Pick<Env, 'READ_MODELS' | 'MONGODB_EMBEDDED'>): UserLookup {
   return readModelKind(env) === 'memory' ? new MemoryUserLookup() : new QueryUserLookup();
 }

@@ -16,9 +16,10 @@ import { pageHeaders } from '../lib/paging';
 import * as users from './service';
 import { emailParams, updatedProfileSchema, UserSchema } from './validators';
 
-export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: RouteDeps): void {
-  const auth = signedIn(env);
-  const admin = adminOnly(env);
+export function userRoutes(routes: ApiRoutes, deps: RouteDeps): void {
+  const { env, limits, userLookup, claimOrders } = deps;
+  const auth = signedIn(deps);
+  const admin = adminOnly(deps);
   const section = routes.section('users');
 
   // Token exchange: the bearer here is a Firebase ID token, not ours. A body (older clients send
@@ -46,6 +47,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
         idToken,
         ctx.state.input.params.email,
         (uid) => limits.consume('exchangeUser', uid),
+        claimOrders,
       );
     },
   );
@@ -145,7 +147,7 @@ export function userRoutes(routes: ApiRoutes, { env, limits, userLookup }: Route
   );
 
   section.delete(
-    '/user/:email/sessions',
+    '/session/:email',
     {
       operationId: 'endSessions',
       summary: "End an account's sessions on every device",

@@ -6,7 +6,6 @@ import { AppError } from '../lib/app-error';
 import { firebaseAuth, getFirebaseAccount, verifyFirebaseIdToken } from '../lib/firebase';
 import type { Logger } from '../lib/logger';
 import { signApiToken } from '../lib/tokens';
-import { claimLegacyOrders } from '../orders/service';
 import { ReviewModel } from '../reviews/model';
 import type { StoredUser, UserLookup } from './lookup';
 import { UserModel, userWrites } from './model';
@@ -37,6 +36,13 @@ export async function loadCaller(uid: string): Promise<(Caller & { sessionEpoch:
   };
 }
 
+/**
+ * Gives the account `uid` another resource's records written under `email` before accounts were
+ * keyed by uid (the orders: orders/legacy.ts). Handed in by whoever wires the app, so the users
+ * depend on no resource that depends on them.
+ */
+export type LegacyClaim = (uid: string, email: string) => Promise<void>;
+
 /** Admin status of the account holding this email, from the database (never from a token). */
 export async function isAdmin(lookup: UserLookup, email: string): Promise<boolean> {
   return (await lookup.byEmail(email))?.role === 'admin';
@@ -50,12 +56,12 @@ export async function isAdmin(lookup: UserLookup, email: string): Promise<boolea
  * before leaves the claim to the next exchange, which repeats every step harmlessly.
  */
 async function claimLegacyRecord(
-  env: Env,
+  claimOrders: LegacyClaim,
   uid: string,
   email: string,
   legacy: StoredUser | undefined,
 ): Promise<void> {
-  await claimLegacyOrders(uid, email, env.MONGODB_EMBEDDED);
+  await claimOrders(uid, email);
   await ReviewModel.updateMany({ email, uid: { $exists: false } }, { $set: { uid } });
   if (!legacy) return;
   const { _id: legacyId, ...fields } = legacy;
@@ -101,6 +107,7 @@ export async function syncUser(
   lookup: UserLookup,
   account: UserRecord,
   email: string,
+  claimOrders: LegacyClaim,
 ): Promise<StoredUser> {
   const uid = account.uid;
   // Firebase keeps display names as typed; ours are one clean line like every other field.
@@ -121,11 +128,11 @@ export async function syncUser(
   // proven holds the address gets them (an unverified sign-up could be anyone).
   const legacy = holders.find((doc) => typeof doc._id !== 'string');
   if (legacy) {
-    if (account.emailVerified) await claimLegacyRecord(env, uid, email, legacy);
+    if (account.emailVerified) await claimLegacyRecord(claimOrders, uid, email, legacy);
     else log.warn({ uid }, 'older record for this address left unclaimed: email not verified in Firebase');
   } else if (!holders.some((doc) => doc._id === uid) && !(await UserModel.exists({ _id: uid }))) {
     // Orders and reviews of the email-keyed era whose user record is already gone.
-    if (account.emailVerified) await claimLegacyRecord(env, uid, email, undefined);
+    if (account.emailVerified) await claimLegacyRecord(claimOrders, uid, email, undefined);
   }
   const doc = await UserModel.findOneAndUpdate(
     { _id: uid },
@@ -156,6 +163,7 @@ export async function exchangeToken(
   idToken: string,
   email: string,
   limitAccount: (uid: string) => Promise<void>,
+  claimOrders: LegacyClaim,
 ): Promise<TokenResponse> {
   const decoded = await verifyFirebaseIdToken(env, idToken);
   await limitAccount(decoded.uid);
@@ -166,7 +174,7 @@ export async function exchangeToken(
     throw AppError.unauthenticated('The sign-in token does not match the Firebase account; sign in again.');
   }
   if (accountEmail !== email) throw AppError.forbidden('The signed-in account does not match this email.');
-  const doc = await syncUser(env, log, lookup, account, accountEmail);
+  const doc = await syncUser(env, log, lookup, account, accountEmail, claimOrders);
   // Compared with the very value the new API token carries: a sign-out after this read changes
   // it, and so ends that token too.
   assertIssuedAfterSignOut(decoded.iat, doc.sessionEpoch);
@@ -237,7 +245,7 @@ export async function endSessions(uid: string, now: () => number = Date.now): Pr
 }
 
 /**
- * An admin ends another account's sessions (`DELETE /user/:email/sessions`): the same sign-out,
+ * An admin ends another account's sessions (`DELETE /session/:email`): the same sign-out,
  * and Firebase revokes the account's refresh tokens, so no device of it can get a new ID token
  * without signing in again.
  */
@@ -298,12 +306,6 @@ export async function listUsers(
 ): Promise<{ items: User[]; total: number }> {
   const { docs, total } = await lookup.page(page, limit);
   return { items: docs.map(toUser), total };
-}
-
-/** The uid of the account holding this email now, or null. */
-export async function uidOf(lookup: UserLookup, email: string): Promise<string | null> {
-  const doc = await lookup.byEmail(email);
-  return doc && typeof doc._id === 'string' ? doc._id : null;
 }
 
 /** Makes the account holding this email an admin (one update by `_id`). */

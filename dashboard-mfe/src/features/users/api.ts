@@ -26,7 +26,7 @@ export const usersApi = baseApi.injectEndpoints({
     }),
     /** Signs the account out on every device; the answer comes once a new sign-in is accepted. */
     endSessions: build.mutation<Success, string>({
-      query: (email) => ({ url: `/user/${encodeURIComponent(email)}/sessions`, method: 'DELETE' }),
+      query: (email) => ({ url: `/session/${encodeURIComponent(email)}`, method: 'DELETE' }),
       // Nothing a list or a profile shows changes: sessions are not shown anywhere.
       invalidatesTags: [],
     }),
