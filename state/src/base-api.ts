@@ -9,10 +9,9 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { TAG_TYPES } from './cache-tags';
 import { getConfig } from './runtime-config';
-import type { SessionThunkExtra } from './session/contract';
+import type { SessionHost, SessionThunkExtra } from './session/contract';
 import { signedOut } from './session/slice';
-import { selectToken } from './session/state';
-import type { AppDispatch, RootState } from './store';
+import { selectToken, type WithSession } from './session/state';
 
 export interface ApiExtraOptions {
   /** docs/product.md: on My Order a 403 also signs the user out. Elsewhere a 403 is just "not allowed". */
@@ -25,7 +24,7 @@ const rawBaseQuery = fetchBaseQuery({
   // Resolved per request: the base URL comes from /config.json, loaded after this module.
   baseUrl: '',
   prepareHeaders: (headers, { getState }) => {
-    const token = selectToken(getState() as RootState);
+    const token = selectToken(getState() as WithSession);
     // A call that brings its own credentials (the token exchange sends the Firebase ID token,
     // also while renewing a refused API token) keeps them.
     if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
@@ -43,8 +42,8 @@ function renewSession(api: BaseQueryApi): Promise<string | null> {
   if (!extra?.renewSession) return Promise.resolve(null);
   // RTK Query types the store loosely here; these are the store's own dispatch and state.
   return extra.renewSession({
-    dispatch: api.dispatch as AppDispatch,
-    getState: api.getState as () => RootState,
+    dispatch: api.dispatch as SessionHost['dispatch'],
+    getState: api.getState as () => WithSession,
   });
 }
 
@@ -59,7 +58,7 @@ const baseQuery: BaseQueryFn<
   const request = typeof args === 'string' ? { url: args } : args;
   let result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
   // An expired token (a laptop woken after the renewal was due): renew once and retry.
-  const sentOurToken = selectToken(api.getState() as RootState) !== null && !extraOptions?.noRenewal;
+  const sentOurToken = selectToken(api.getState() as WithSession) !== null && !extraOptions?.noRenewal;
   if (result.error?.status === 401 && sentOurToken && (await renewSession(api))) {
     result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
   }

@@ -1,9 +1,13 @@
-import type { AppDispatch, RootState } from '../store';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type { WithSession } from './state';
 
-/** What the session's effects work with: a store, or a listener's API inside one. */
+/**
+ * What the session's effects work with: a store, or a listener's API inside one. Only the session
+ * is read, so it names no more of the store than that (the store's own types depend on this).
+ */
 export interface SessionHost {
-  dispatch: AppDispatch;
-  getState: () => RootState;
+  dispatch: ThunkDispatch<WithSession, SessionThunkExtra, UnknownAction>;
+  getState: () => WithSession;
 }
 
 /**

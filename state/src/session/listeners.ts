@@ -1,6 +1,5 @@
 import { createListenerMiddleware, isAnyOf, type Middleware } from '@reduxjs/toolkit';
 import { baseApi } from '../base-api';
-import type { AppDispatch, RootState } from '../store';
 import type { LoadSessionModule, SessionHost, SessionThunkExtra } from './contract';
 import {
   profileRenamed,
@@ -10,7 +9,7 @@ import {
   signedOut,
   signOutRequested,
 } from './slice';
-import { selectAuthStatus, selectSessionUser, selectToken } from './state';
+import { selectAuthStatus, selectSessionUser, selectToken, type WithSession } from './state';
 import {
   clearStoredSession,
   hasRememberedUser,
@@ -41,7 +40,7 @@ export interface SessionListeners {
  */
 export function createSessionListeners(loadSessionModule?: LoadSessionModule): SessionListeners {
   const listeners = createListenerMiddleware();
-  const startListening = listeners.startListening.withTypes<RootState, AppDispatch>();
+  const startListening = listeners.startListening.withTypes<WithSession, SessionHost['dispatch']>();
 
   let renewing: Promise<string | null> | null = null;
   const renewSession = (host: SessionHost): Promise<string | null> => {

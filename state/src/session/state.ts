@@ -1,22 +1,7 @@
 import { hasRememberedUser, readStoredSession } from './storage';
 
-export interface SessionUser {
-  email: string;
-  displayName: string | null;
-  photoURL: string | null;
-}
-
-/** `loading` until the start-up knows who is there (from storage, or through the auth remote). */
-export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
-
-/** What a sign-in (or a renewal) establishes. */
-export interface Session {
-  user: SessionUser;
-  /** Our API token, kept in localStorage as `accessToken` (docs/product.md). */
-  token: string;
-  /** Read from the token: the API decides who is an admin. */
-  admin: boolean;
-}
+export type { AuthStatus, Session, SessionUser } from './types';
+import type { AuthStatus, SessionUser } from './types';
 
 export interface SessionState {
   status: AuthStatus;
@@ -32,7 +17,7 @@ export const NO_SESSION: SessionState = { status: 'signedOut', user: null, token
  * The selectors, plain functions of the root state rather than the slice's own, so the page
  * frame can read a session before Redux Toolkit has loaded (the shell's deferred store).
  */
-interface WithSession {
+export interface WithSession {
   session: SessionState;
 }
 export const selectAuth = (state: WithSession): SessionState => state.session;

@@ -1,4 +1,4 @@
-import type { Session, SessionUser } from './state';
+import type { Session, SessionUser } from './types';
 
 /**
  * The session as the browser remembers it between visits. Only the session listeners write or
