@@ -26,9 +26,8 @@ function roundedDigits(abs: number, digits: number): { whole: string; fraction: 
 
 /** Digits with a comma before every group of three from the right: 1234567 → 1,234,567. */
 function grouped(whole: string): string {
-  let out = whole.slice(0, ((whole.length - 1) % 3) + 1);
-  for (let i = out.length; i < whole.length; i += 3) out += `,${whole.slice(i, i + 3)}`;
-  return out;
+  for (let i = whole.length - 3; i > 0; i -= 3) whole = `${whole.slice(0, i)},${whole.slice(i)}`;
+  return whole;
 }
 
 /** Intl's sign: a minus for negative numbers, negative zero included. */

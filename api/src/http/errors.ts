@@ -44,13 +44,7 @@ export function errorHandler(): Middleware<AppState> {
     } catch (err) {
       const appErr = toAppError(err);
       const body: ApiError = appErr
-        ? {
-            error: {
-              code: appErr.code,
-              message: appErr.message,
-              ...(appErr.details !== undefined ? { details: appErr.details } : {}),
-            },
-          }
+        ? appErr.toBody()
         : { error: { code: 'INTERNAL', message: `Something went wrong (request ${ctx.state.requestId}).` } };
       ctx.status = appErr ? appErr.status : 500;
       if (appErr?.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(appErr.retryAfterSeconds));

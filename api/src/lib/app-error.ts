@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@motoparts/contracts';
+import type { ApiError, ErrorCode } from '@motoparts/contracts';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -29,6 +29,17 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
     this.status = STATUS[code];
+  }
+
+  /** The one error body of the API: `{ error: { code, message, details? } }`. */
+  toBody(): ApiError {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details !== undefined ? { details: this.details } : {}),
+      },
+    };
   }
 
   static badRequest(message: string, details?: unknown): AppError {

@@ -112,14 +112,7 @@ async function runAndStore(doc: OrderKeyDoc, place: (orderId: string) => Promise
   } catch (err) {
     // A refusal (4xx) is an answer too and is replayed; a 5xx is not, so a retry tries again.
     if (err instanceof AppError && err.status < 500) {
-      const body = {
-        error: {
-          code: err.code,
-          message: err.message,
-          ...(err.details !== undefined ? { details: err.details } : {}),
-        },
-      };
-      await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: err.status, body } });
+      await OrderKeyModel.updateOne({ _id: doc._id }, { $set: { status: err.status, body: err.toBody() } });
     }
     throw err;
   }

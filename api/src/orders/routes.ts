@@ -23,7 +23,7 @@ import { cancelOrder, setShippingStatus } from './lifecycle';
 import { placeOrder } from './placing';
 import { orderRules } from './rules';
 import { toOrder } from './wire';
-import { IDEMPOTENCY_KEY, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
+import { idempotencyKeySchema, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
 /** The answer for an address that no account holds now: no orders. */
 const NO_ORDERS = build({ value: [], total: 0 }, 0);
@@ -62,10 +62,11 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
         status: 201,
         body: await placeOrder(caller, input, rules, orderId),
       });
-      const key = ctx.get('idempotency-key');
-      if (key && !IDEMPOTENCY_KEY.test(key)) {
-        throw AppError.badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.');
-      }
+      const sent = ctx.get('idempotency-key');
+      const parsed = sent ? idempotencyKeySchema.safeParse(sent) : undefined;
+      if (parsed && !parsed.success)
+        throw AppError.badRequest(parsed.error.issues[0]?.message ?? 'Bad Idempotency-Key.');
+      const key = parsed?.data;
       const answer = key
         ? // The key remembers the body as sent, so a retry must send the same JSON.
           await withOrderKey(caller.uid, key, ctx.request.body, place, async (orderId) => ({
