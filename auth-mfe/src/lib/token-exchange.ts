@@ -1,6 +1,6 @@
 import type { User } from 'firebase/auth';
 import type { TokenResponse } from '@motoparts/contracts';
-import { baseApi, signedIn, type AppDispatch, type SessionUser } from '@motoparts/state';
+import { baseApi, signedIn, type SessionHost, type SessionUser } from '@motoparts/state';
 
 /** Token exchange (docs/product.md PUT /user/:email): a Firebase ID token in, our API token out. */
 export const tokenApi = baseApi.injectEndpoints({
@@ -24,7 +24,8 @@ export const tokenApi = baseApi.injectEndpoints({
  * new token) keeps the cached data; a sign-in starts from a clean cache.
  */
 export async function completeSignIn(
-  dispatch: AppDispatch,
+  // A store's dispatch, or a session listener's: only the session and the API cache are touched.
+  dispatch: SessionHost['dispatch'],
   user: User,
   forceRefresh = false,
   { renewal = false } = {},

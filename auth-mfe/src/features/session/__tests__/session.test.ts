@@ -7,7 +7,7 @@ import {
   setConfig,
   signedIn,
   signOutRequested,
-  type AppDispatch,
+  type SessionHost,
   type SessionModule,
 } from '@motoparts/state';
 import { firebaseAuth } from '../../../lib/firebase';
@@ -45,7 +45,7 @@ beforeEach(() => {
     },
   } as unknown as ReturnType<typeof firebaseAuth>);
   jest.mocked(firebaseSignOut).mockResolvedValue(undefined);
-  jest.mocked(completeSignIn).mockImplementation(async (dispatch: AppDispatch) => {
+  jest.mocked(completeSignIn).mockImplementation(async (dispatch: SessionHost['dispatch']) => {
     dispatch(signedIn({ user: rider, token: 'fresh', admin: false }));
     return 'fresh';
   });
