@@ -1,10 +1,18 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Part } from '@motoparts/contracts';
 import { account, uniqueEmail, type Account } from './support/auth';
-import { canConnect, freePort } from './support/faults';
+import {
+  buildApi,
+  eventually,
+  freePort,
+  kill,
+  startApi,
+  startFerret,
+  type ApiProcess,
+} from './support/faults';
 import { call } from './support/harness';
 
 // Two API processes (the compiled server, as deployed) against ONE database, as N replicas run in
@@ -15,102 +23,52 @@ import { call } from './support/harness';
 // single-document update is atomic across connections. What this test shows is what replicas
 // share and how stale one replica's catalogue cache may be after another's write: at most the TTL
 // that applies with an external database (CATALOG_CACHE_TTL_MS, 2000 ms by default).
-const ROOT = path.resolve(__dirname, '../../..');
-const FERRET = path.join(ROOT, '.tools', 'bin', 'ferretdb');
-const SERVER = path.join(ROOT, 'api', 'dist', 'server.js');
 const STALENESS_BOUND_MS = 2000;
 
 /** Polls until the predicate holds, bounded by attempts (waits on a condition, not a time). */
-async function until(what: string, fn: () => Promise<boolean>, attempts = 240): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
-interface Replica {
-  base: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function startReplica(env: NodeJS.ProcessEnv): Promise<Replica> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
-  child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
-  const base = `http://127.0.0.1:${port}`;
-  await until(`the API on ${port} to be healthy`, async () => {
-    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${out}`);
-    return (await call(base, 'GET', '/health').catch(() => ({ status: 0 }))).status === 200;
-  });
-  return { base, child, output: () => out };
+async function until(what: string, fn: () => Promise<boolean>): Promise<void> {
+  if (!(await eventually(fn))) throw new Error(`gave up waiting for ${what}`);
 }
 
 let dataDir: string;
 let ferret: ChildProcess;
-let a: Replica;
-let b: Replica;
+let a: ApiProcess;
+let b: ApiProcess;
 let admin: Account;
 
 beforeAll(async () => {
   // The compiled server is what runs in the image; `tsc -b` is incremental (a no-op when fresh).
-  const tsc = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'api'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (tsc.status !== 0) throw new Error(`tsc -b api failed:\n${tsc.stdout}${tsc.stderr}`);
-
+  buildApi();
   const dbPort = await freePort();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'motoparts-replicas-'));
-  ferret = spawn(FERRET, ['--listen-addr', `127.0.0.1:${dbPort}`, '--sqlite-url', `file:${dataDir}/`], {
-    stdio: 'ignore',
-  });
-  await until('FerretDB', async () => {
-    if (ferret.exitCode !== null) throw new Error(`ferretdb exited with ${ferret.exitCode}`);
-    return canConnect(dbPort);
-  });
+  ferret = await startFerret(dbPort, dataDir);
 
   const adminEmail = uniqueEmail('replica-admin');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    MONGODB_URI: `mongodb://127.0.0.1:${dbPort}/mp_replicas`,
-    // An external database, as in production: the default TTL for other writers applies.
+  const replica = {
+    // An external database, as in production: the default TTL for other writers applies, and
+    // the database's read models, as replicas sharing it need.
     MONGODB_EMBEDDED: 'false',
     CATALOG_CACHE_TTL_MS: '',
     MONGODB_POOL_SIZE: '1',
+    ORDER_RECOVERY_INTERVAL_MS: '30000',
+    MONGODB_SERVER_SELECTION_TIMEOUT_MS: '2000',
     ADMIN_EMAILS: adminEmail,
   };
-  [a, b] = await Promise.all([startReplica(env), startReplica(env)]);
+  const uri = `mongodb://127.0.0.1:${dbPort}/mp_replicas`;
+  [a, b] = await Promise.all([startApi(uri, replica), startApi(uri, replica)]);
   admin = await account(a.base, adminEmail, 'Replica Admin');
 });
 
 afterAll(async () => {
-  await Promise.all([a, b].filter(Boolean).map((r) => stop(r.child)));
-  if (ferret) await stop(ferret);
+  await Promise.all([a, b].filter(Boolean).map((r) => kill(r.child, 'SIGTERM')));
+  if (ferret) await kill(ferret, 'SIGTERM');
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const auth = () => ({ headers: { authorization: `Bearer ${admin.token}` } });
-const qtyAt = async (r: Replica, id: string) =>
+const qtyAt = async (r: ApiProcess, id: string) =>
   (await call<Part>(r.base, 'GET', `/parts/${id}`)).body.availableQty;
-const listedQtyAt = async (r: Replica, id: string) => {
+const listedQtyAt = async (r: ApiProcess, id: string) => {
   const res = await call<Part[]>(r.base, 'GET', '/parts?limit=100');
   return res.body.find((p) => p._id === id)?.availableQty;
 };
