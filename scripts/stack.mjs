@@ -189,6 +189,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
     'RATE_LIMIT_LISTING',
     'RATE_LIMIT_LISTING_ACCOUNT',
     'RATE_LIMIT_STRIPE',
+    'RATE_LIMIT_CHECKOUT',
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }

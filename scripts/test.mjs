@@ -89,6 +89,7 @@ try {
         RATE_LIMIT_LISTING: '100000/60',
         RATE_LIMIT_LISTING_ACCOUNT: '100000/60',
         RATE_LIMIT_STRIPE: '100000/60',
+        RATE_LIMIT_CHECKOUT: '100000/60',
         // The stack's API runs in development mode, as under `npm start`; quieter logs only.
         LOG_LEVEL: 'warn',
         ...process.env,

@@ -19,6 +19,7 @@ import { createStripe } from './lib/stripe';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
+import { checkoutRoutes } from './orders/checkout-routes';
 import { claimLegacyOrders } from './orders/legacy';
 import { paymentRoutes } from './payments/routes';
 import { readModelsFor, type ReadModels } from './read-models';
@@ -75,6 +76,7 @@ export function createRoutes({
   healthRoutes(routes);
   partRoutes(routes, deps);
   orderRoutes(routes, deps);
+  checkoutRoutes(routes, deps);
   paymentRoutes(routes, deps);
   reviewRoutes(routes, deps);
   userRoutes(routes, deps);

@@ -189,6 +189,8 @@ export const orderSchema = z.object({
   createdAt: z.string().optional(),
   /** When an unpaid order stops holding its stock and expires (ISO time). */
   expiresAt: z.string().optional(),
+  /** The checkout this order is a line of: paid, cancelled and expired with it. */
+  checkoutId: z.string().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -225,11 +227,24 @@ export type ShippingStatusInput = z.infer<typeof shippingStatusInputSchema>;
 
 // ---------- payments ----------
 
-export const paymentIntentInputSchema = z.object({
-  orderId: objectIdSchema,
-  /** Sent by the original client; ignored — the amount comes from the stored order. */
-  price: z.unknown().optional(),
-});
+/**
+ * One order's payment (the spec's body: `orderId`), or a checkout's (`checkoutId`: every line with
+ * one PaymentIntent). Exactly one of the two; without either, `orderId` is the one named missing.
+ */
+export const paymentIntentInputSchema = z
+  .object({
+    orderId: objectIdSchema.optional(),
+    checkoutId: objectIdSchema.optional(),
+    /** Sent by the original client; ignored — the amount comes from the stored order. */
+    price: z.unknown().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.orderId === undefined && body.checkoutId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'is required (or checkoutId)' });
+    } else if (body.orderId !== undefined && body.checkoutId !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['checkoutId'], message: 'goes without orderId' });
+    }
+  });
 export type PaymentIntentInput = z.infer<typeof paymentIntentInputSchema>;
 export const paymentIntentSchema = z.object({ clientSecret: z.string() });
 export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
@@ -323,3 +338,72 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 export const userOrdersQuerySchema = pageQuerySchema.extend({ user: emailSchema });
 export type UserOrdersQuery = z.infer<typeof userOrdersQuerySchema>;
 export type Success = z.infer<typeof successSchema>;
+
+// ---------- cart and checkout ----------
+
+/** At most this many lines in a cart (and so in one checkout). */
+export const MAX_CART_LINES = 50;
+
+/** Why a cart line cannot be checked out as it is; the cart page shows it, nothing changes silently. */
+export const CART_PROBLEMS = ['deleted', 'stock', 'price'] as const;
+export type CartProblemCode = (typeof CART_PROBLEMS)[number];
+
+export const cartLineSchema = z.object({
+  partId: z.string(),
+  name: z.string(),
+  img: z.string(),
+  qty: z.number().int(),
+  /** The part's minimum order. */
+  minQty: z.number().int(),
+  availableQty: z.number().int(),
+  /** Dollars a piece at this quantity now (the tier it reaches, else the part's price). */
+  unitPrice: z.number(),
+  lineTotal: z.number(),
+  problem: z.object({ code: z.enum(CART_PROBLEMS), message: z.string() }).optional(),
+});
+export type CartLine = z.infer<typeof cartLineSchema>;
+
+export const cartSchema = z.object({ lines: z.array(cartLineSchema), total: z.number() });
+export type Cart = z.infer<typeof cartSchema>;
+
+/** PUT /cart/lines/:partId */
+export const cartLineInputSchema = z.object({
+  qty: z.number().int('must be an integer').min(1).max(10_000_000),
+});
+export type CartLineInput = z.infer<typeof cartLineInputSchema>;
+
+/** POST /checkout: where the parts go, saved to the profile for next time. */
+export const checkoutInputSchema = z.object({
+  address: longText(300),
+  phone: phone().min(5, 'is required'),
+});
+export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
+
+export const CHECKOUT_STATUSES = ['placed', 'paid', 'cancelled', 'expired'] as const;
+
+export const checkoutSchema = z.object({
+  checkoutId: z.string(),
+  orders: z.array(orderSchema),
+  total: z.number(),
+  status: z.enum(CHECKOUT_STATUSES),
+  paid: z.boolean(),
+  transactionId: z.string().optional(),
+  address: z.string(),
+  phone: z.string(),
+  /** When its unpaid lines stop holding their stock (ISO time). */
+  expiresAt: z.string().optional(),
+});
+export type Checkout = z.infer<typeof checkoutSchema>;
+
+/** A checkout refused because lines are short: each with what is still available. */
+export const checkoutShortLineSchema = z.object({
+  partId: z.string(),
+  requested: z.number().int(),
+  availableQty: z.number().int(),
+});
+export type CheckoutShortLine = z.infer<typeof checkoutShortLineSchema>;
+
+/** PATCH /checkout/:id — the client reports the checkout's payment; the server asks Stripe. */
+export const checkoutPaymentClaimSchema = z.object({
+  transactionId: line().trim().min(1, 'is required').max(255),
+});

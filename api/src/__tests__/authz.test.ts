@@ -37,6 +37,16 @@ const newOrder = async (f: Fixture) => {
   if (res.status !== 201) throw new Error(`order setup failed: ${res.status}`);
   return res.body._id;
 };
+/** A placed checkout of the customer's: one line of the fixture's part. */
+const newCheckout = async (f: Fixture) => {
+  await call(t.base, 'PUT', `/cart/lines/${f.partId}`, { token: f.customer.token, body: { qty: 100 } });
+  const res = await call<{ checkoutId: string }>(t.base, 'POST', '/checkout', {
+    token: f.customer.token,
+    body: { address: '1 Matrix Road', phone: '+1 555 0100' },
+  });
+  if (res.status !== 201) throw new Error(`checkout setup failed: ${res.status} ${res.text}`);
+  return res.body.checkoutId;
+};
 const newReview = async (f: Fixture) => {
   const res = await call<{ review: { _id: string } }>(t.base, 'POST', '/review', {
     token: f.customer.token,
@@ -246,6 +256,38 @@ const ROWS: Row[] = [
     path: (f) => `/admin/${f.customer.email}`,
     expect: { anon: 401, customer: 200, other: 403, admin: 200 },
   },
+  // Each customer has a cart of their own; an admin has none (the spec's alert).
+  {
+    name: 'GET /cart',
+    method: 'GET',
+    path: () => '/cart',
+    expect: { anon: 401, customer: 200, other: 200, admin: 403 },
+  },
+  {
+    name: 'PUT /cart/lines/:partId',
+    method: 'PUT',
+    path: (f) => `/cart/lines/${f.partId}`,
+    body: () => ({ qty: 100 }),
+    expect: { anon: 401, customer: 200, other: 200, admin: 403 },
+  },
+  {
+    name: 'GET /checkout/:id',
+    method: 'GET',
+    path: async (f) => `/checkout/${await newCheckout(f)}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
+  },
+  {
+    name: 'DELETE /checkout/:id',
+    method: 'DELETE',
+    path: async (f) => `/checkout/${await newCheckout(f)}`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
+  {
+    name: 'POST /checkout/:id/order-again',
+    method: 'POST',
+    path: async (f) => `/checkout/${await newCheckout(f)}/order-again`,
+    expect: { anon: 401, customer: 200, other: 403, admin: 403 },
+  },
 ];
 
 let t: TestApp;
@@ -253,11 +295,13 @@ let f: Fixture;
 const adminEmail = uniqueEmail('admin');
 
 beforeAll(async () => {
-  // The matrix posts more reviews from one account than its hourly budget (rate-limits.test.ts).
+  // The matrix posts more reviews and checkouts from one account than their budgets
+  // (rate-limits.test.ts).
   // One customer places many orders here; the per-customer cap has its own tests (order-rules).
   t = await startTestApp('authz', {
     ADMIN_EMAILS: adminEmail,
     RATE_LIMIT_REVIEW: '0/60',
+    RATE_LIMIT_CHECKOUT: '0/60',
     MAX_OPEN_ORDERS: '0',
   });
   const people = await cast(t.base, adminEmail);

@@ -52,6 +52,14 @@ const ACCESS: Record<string, Access> = {
   'PUT /user/admin/:email': 'admin',
   'DELETE /session/:email': 'admin',
   'GET /admin/:email': 'user',
+  'GET /cart': 'user',
+  'PUT /cart/lines/:partId': 'user',
+  'DELETE /cart/lines/:partId': 'user',
+  'POST /checkout': 'user',
+  'GET /checkout/:id': 'user',
+  'DELETE /checkout/:id': 'user',
+  'PATCH /checkout/:id': 'user',
+  'POST /checkout/:id/order-again': 'user',
 };
 
 const SCHEME: Record<Access, string | undefined> = {

@@ -15,6 +15,7 @@ import {
   readStock,
   send,
   startApi,
+  seedParts,
   startFerret,
   type ApiProcess,
   type Outcome,
@@ -56,36 +57,6 @@ function terminate(proc: ApiProcess): Promise<{ code: number | null; ms: number 
   );
   proc.child.kill('SIGTERM');
   return exited;
-}
-
-/** Five parts with known stock, written straight into the database; returns id → stock received. */
-async function seedParts(dbUri: string): Promise<Map<string, number>> {
-  const conn = await mongoose.createConnection(dbUri, { maxPoolSize: 1 }).asPromise();
-  const received = new Map<string, number>();
-  try {
-    for (let i = 0; i < 5; i++) {
-      const _id = new mongoose.Types.ObjectId();
-      const stock = 3000 + i * 500;
-      await got(conn.db)
-        .collection('parts')
-        .insertOne({
-          _id,
-          name: `Fault part ${i}`,
-          slug: `fault-part-${i}-${_id.toHexString()}`,
-          text: 'A part for the fault tests.',
-          img: '/images/parts/test.svg',
-          priceCents: 1000 + i,
-          qty: 100,
-          availableQty: stock,
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        });
-      received.set(_id.toHexString(), stock);
-    }
-  } finally {
-    await conn.close();
-  }
-  return received;
 }
 
 /** A deterministic pseudo-random sequence (mulberry32). */

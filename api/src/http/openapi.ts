@@ -40,6 +40,8 @@ const TAGS: Record<string, string> = {
   health: 'Readiness and liveness probes.',
   meta: 'This document.',
   orders: 'Placing, listing, cancelling and shipping orders.',
+  cart: 'Each customer’s cart, kept by the API.',
+  checkout: 'Checking a cart out: one order per line, all or nothing, paid once.',
   parts: 'The catalogue and its stock.',
   payments: 'Card payments through Stripe.',
   reviews: 'Customer reviews.',

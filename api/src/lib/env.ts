@@ -135,6 +135,7 @@ const rateLimitsSchema = z
     RATE_LIMIT_LISTING: rateLimit,
     RATE_LIMIT_LISTING_ACCOUNT: rateLimit,
     RATE_LIMIT_STRIPE: rateLimit,
+    RATE_LIMIT_CHECKOUT: rateLimit,
   })
   .transform((v) => ({
     RATE_LIMITS: {
@@ -145,6 +146,7 @@ const rateLimitsSchema = z
       listing: v.RATE_LIMIT_LISTING,
       listingAccount: v.RATE_LIMIT_LISTING_ACCOUNT,
       stripe: v.RATE_LIMIT_STRIPE,
+      checkout: v.RATE_LIMIT_CHECKOUT,
     },
   }));
 

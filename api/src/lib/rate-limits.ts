@@ -22,6 +22,8 @@ export const RATE_LIMITS = {
   listing: { points: 600, seconds: 60, message: 'Too many requests from here' },
   /** The same lists for a signed-in caller, per account: never the budget of their address. */
   listingAccount: { points: 1200, seconds: 60, message: 'Too many requests from this account' },
+  /** POST /checkout per account. */
+  checkout: { points: 10, seconds: 60, message: 'Too many checkouts in a short time' },
   /** Every route that calls Stripe (payment intents, payment claims, cancellations), per account. */
   stripe: { points: 20, seconds: 60, message: 'Too many payment requests in a short time' },
 } as const;

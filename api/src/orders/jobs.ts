@@ -6,6 +6,7 @@ import type { OpenPayments } from './payments-port';
 import type { OrderReads } from './read-models';
 import { OrderKeyModel } from './model';
 import { orderRules, type OrderRules } from './rules';
+import { expireCheckout, recoverCheckouts } from './checkout';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
 
 /**
@@ -21,8 +22,20 @@ export async function expireDue(
 ): Promise<number> {
   const due = await reads.dueOrders(now - rules.holdMs);
   let expired = 0;
+  const checkouts = new Set<string>();
   for (const order of due) {
     if (order.hold === 'reserving' || order.hold === 'releasing' || order.hold === 'released') continue;
+    if (order.checkoutId) {
+      // A checkout's lines expire together, with its one payment settled first.
+      if (checkouts.has(order.checkoutId)) continue;
+      checkouts.add(order.checkoutId);
+      try {
+        if (await expireCheckout(order.checkoutId, (doc) => payments.settleCheckout(doc, log))) expired += 1;
+      } catch (err) {
+        log.warn({ checkoutId: order.checkoutId, err: (err as Error).message }, 'expiry postponed');
+      }
+      continue;
+    }
     try {
       if ((await payments.settle(order, log)) === 'paid') continue;
     } catch (err) {
@@ -79,6 +92,10 @@ export function startOrderJobs(
   let scanned = false;
   let sweptAt = 0;
   const recover = guard('recovery', async () => {
+    // Checkouts first: a committed checkout's orders are written before the journal's markers
+    // of its lines are judged (orders/checkout.ts).
+    const c = await recoverCheckouts({ graceMs, log });
+    if (c.rolledBack + c.rolledForward + c.released > 0) log.warn(c, 'recovery pass repaired checkouts');
     const r = await recoverOnce({ graceMs, log, scanOrders: !scanned });
     scanned = true;
     if (Date.now() - sweptAt >= 60 * 60_000) {

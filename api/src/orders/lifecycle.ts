@@ -23,6 +23,9 @@ import { toOrder } from './wire';
 
 /** Why an order cannot be cancelled, or undefined if it can. */
 export function whyNotCancellable(doc: OrderDoc): string | undefined {
+  if (doc.checkoutId) {
+    return `This order is a line of checkout ${doc.checkoutId}: cancel the checkout in My Order.`;
+  }
   if (doc.status === 'shipped') return 'This order has already shipped and can no longer be cancelled.';
   if (doc.paid) return 'A paid order cannot be cancelled.';
   if (doc.status === 'expired' || doc.hold === 'released')

@@ -40,6 +40,8 @@ const orderSchema = new Schema(
     hold: { type: String, enum: ORDER_HOLDS },
     /** What a `releasing` order becomes: deleted (cancelled) or kept as expired. */
     releaseTo: { type: String, enum: ['cancelled', 'expired'] },
+    /** The checkout this order is a line of (orders/checkout.ts): paid, cancelled and expired with it. */
+    checkoutId: { type: String },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -77,6 +79,8 @@ export type OrderChange =
       hold: OrderHold | null | undefined;
       /** Unpaid and pending: what the expiry pass looks for. */
       open: boolean;
+      /** The checkout it is a line of: the open-order cap counts a checkout once. */
+      checkoutId?: string | null;
     }
   | { kind: 'removed'; id: string }
   | { kind: 'hold'; id: string; hold: OrderHold }
@@ -105,6 +109,7 @@ function exactId(filter: Record<string, unknown>): string | undefined {
 
 type SavedOrder = {
   _id: unknown;
+  checkoutId?: string | null;
   uid?: string | null;
   createdAt?: Date | null;
   hold?: OrderHold | null;
@@ -118,6 +123,7 @@ const saved = (doc: SavedOrder): OrderChange => ({
   createdAt: doc.createdAt,
   hold: doc.hold,
   open: doc.paid === false && doc.status === 'pending',
+  checkoutId: doc.checkoutId,
 });
 orderSchema.post('save', (doc: SavedOrder) => announce(saved(doc)));
 orderSchema.post('insertMany', (docs: SavedOrder[]) => docs.forEach((d) => announce(saved(d))));
@@ -167,7 +173,17 @@ export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.Object
  */
 export type OrderRow = Pick<
   OrderDoc,
-  'Parts' | 'user' | 'userName' | 'qty' | 'priceCents' | 'paid' | 'transactionId' | 'status' | 'hold' | 'uid'
+  | 'Parts'
+  | 'user'
+  | 'userName'
+  | 'qty'
+  | 'priceCents'
+  | 'paid'
+  | 'transactionId'
+  | 'status'
+  | 'hold'
+  | 'uid'
+  | 'checkoutId'
 > & {
   _id: unknown;
   partsId: unknown;
@@ -269,3 +285,90 @@ const dataChangeSchema = new Schema(
 );
 
 export const DataChangeModel = model('DataChange', dataChangeSchema);
+
+/** A checkout's life (orders/checkout.ts); each move is one conditional update of its document. */
+export const CHECKOUT_STATES = ['reserving', 'placed', 'paid', 'releasing', 'released', 'failed'] as const;
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
+
+const checkoutLineSchema = new Schema(
+  {
+    /** The spec Order this line becomes (its id is chosen before any stock is taken). */
+    orderId: { type: String, required: true },
+    partId: { type: String, required: true },
+    partName: { type: String, required: true },
+    qty: { type: Number, required: true, min: 1 },
+    unitPriceCents: { type: Number, required: true },
+    priceCents: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+/**
+ * One checkout: many lines placed together, paid by one PaymentIntent, cancelled and expired
+ * together. Its `state` is the commit point of the all-or-nothing placing: `reserving` (lines'
+ * stock being taken; a crash rolls it back), `placed` (every line's stock taken; a crash rolls it
+ * forward, writing the orders), `paid`, `releasing` (cancelled or expired: lines being given back),
+ * `released`, `failed` (refused or rolled back: nothing holds stock).
+ */
+const checkoutSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    uid: { type: String, required: true },
+    user: { type: String, required: true },
+    userName: { type: String, default: '' },
+    lines: { type: [checkoutLineSchema], required: true },
+    totalCents: { type: Number, required: true },
+    state: { type: String, enum: CHECKOUT_STATES, required: true },
+    releaseTo: { type: String, enum: ['cancelled', 'expired'] },
+    address: { type: String, required: true },
+    phone: { type: String, required: true },
+    paymentIntentId: { type: String },
+    transactionId: { type: String },
+    paidAt: { type: Date },
+  },
+  { timestamps: true, strict: 'throw', versionKey: false },
+);
+
+export type CheckoutDoc = InferSchemaType<typeof checkoutSchema>;
+export type CheckoutLine = InferSchemaType<typeof checkoutLineSchema>;
+export const CheckoutModel = model('Checkout', checkoutSchema);
+
+/**
+ * Checkouts whose state is moving (placing, paying, releasing), one small document each (`_id` =
+ * the checkout id), written before the move and deleted once it is finished: the recovery pass
+ * reads this short list to finish or undo what a crash interrupted, instead of every checkout.
+ */
+const checkoutNoteSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { strict: 'throw', versionKey: false },
+);
+
+export const CheckoutNoteModel = model('CheckoutNote', checkoutNoteSchema);
+
+/**
+ * Each customer's cart (`_id` = uid): the lines and the unit price each was added at, so a price
+ * that changed since is shown, not charged silently. At most 50 lines.
+ */
+const cartLineSchema = new Schema(
+  {
+    partId: { type: String, required: true },
+    qty: { type: Number, required: true, min: 1 },
+    unitPriceCents: { type: Number, required: true },
+  },
+  { _id: false },
+);
+const cartSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    lines: { type: [cartLineSchema], default: [] },
+    /** Bumped by every write: a change is written only on the version it read. */
+    v: { type: Number, default: 0 },
+  },
+  { timestamps: true, strict: 'throw', versionKey: false },
+);
+
+export type CartDoc = InferSchemaType<typeof cartSchema>;
+export const CartModel = model('Cart', cartSchema);

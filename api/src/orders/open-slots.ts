@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import type { ReadModelKind } from '../lib/env';
-import { isListed, isOpen, OpenOrdersModel, OrderModel, type OrderDoc } from './model';
+import { CheckoutModel, isListed, isOpen, OpenOrdersModel, OrderModel, type OrderDoc } from './model';
 import { orderTimeline } from './timeline';
 
 /** The per-customer cap on unpaid orders (MAX_OPEN_ORDERS), claimed before an order takes stock. */
@@ -55,7 +55,10 @@ async function pruneSlots(uid: string): Promise<boolean> {
     const order = Types.ObjectId.isValid(id)
       ? await OrderModel.findById(id, { paid: 1, status: 1, hold: 1 }).lean<OrderDoc>()
       : null;
-    if (!order || !isOpen(order)) stale.push(id);
+    // A slot is an order's, or a checkout's (open while placed and unpaid).
+    const checkout = order ? null : await CheckoutModel.findById(id, { state: 1 }).lean();
+    const open = order ? isOpen(order) : checkout?.state === 'placed' || checkout?.state === 'reserving';
+    if (!open) stale.push(id);
   }
   if (stale.length === 0) return false;
   await OpenOrdersModel.updateOne({ _id: uid }, { $pullAll: { open: stale } });
@@ -86,9 +89,11 @@ export class MemorySlots implements OpenSlots {
         await timeline.warm();
         continue;
       }
+      // A checkout's lines are one hold: count holds, not orders.
+      const holds = (ids: string[]) => [...new Set(ids.map((id) => timeline.holdOf(id)))];
       // Placed already (an Idempotency-Key retry whose first answer was lost): its own slot.
-      if (candidates.includes(orderId)) return true;
-      const open = candidates.filter((id) => !closed.has(id));
+      if (holds(candidates).includes(orderId)) return true;
+      const open = holds(candidates.filter((id) => !closed.has(id)));
       if (this.take(uid, orderId, cap, open)) return true;
       if (closed.size > 0 || candidates.length === 0) return false;
       const stillOpen = await timeline.openAmong(uid, candidates);
@@ -98,9 +103,13 @@ export class MemorySlots implements OpenSlots {
     // The list could not be read into memory: count from the database (a scan, but rare).
     const unpaid = await OrderModel.find(
       { uid, paid: false, status: 'pending' },
-      { paid: 1, status: 1, hold: 1 },
+      { paid: 1, status: 1, hold: 1, checkoutId: 1 },
     ).lean<OrderDoc[]>();
-    const open = unpaid.filter((o) => isListed(o.hold) && isOpen(o)).map((o) => String(o._id));
+    const open = [
+      ...new Set(
+        unpaid.filter((o) => isListed(o.hold) && isOpen(o)).map((o) => o.checkoutId ?? String(o._id)),
+      ),
+    ];
     return open.includes(orderId) || this.take(uid, orderId, cap, open);
   }
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../lib/logger';
-import type { OrderDoc } from './model';
+import type { CheckoutDoc, OrderDoc } from './model';
 
 /**
  * What the orders need of the payments, given to them by whoever wires the app (createRoutes, the
@@ -10,4 +10,6 @@ import type { OrderDoc } from './model';
  */
 export interface OpenPayments {
   settle(order: OrderDoc, log: Logger): Promise<'paid' | 'open'>;
+  /** The same for a checkout's one payment ('paid': every line was marked paid and stays). */
+  settleCheckout(checkout: CheckoutDoc & { _id: string }, log: Logger): Promise<'paid' | 'open'>;
 }

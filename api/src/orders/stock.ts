@@ -28,14 +28,23 @@ import { openSlots } from './open-slots';
 const busy = new Set<string>();
 
 /** Runs `fn` with the order marked busy in this process. */
-export async function withOrderBusy<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
-  busy.add(orderId);
+export function withOrderBusy<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
+  return withBusy([orderId], fn);
+}
+
+/** Runs `fn` with these ids (orders, a checkout and its lines) marked busy in this process. */
+export async function withBusy<T>(ids: string[], fn: () => Promise<T>): Promise<T> {
+  const mine = ids.filter((id) => !busy.has(id));
+  for (const id of mine) busy.add(id);
   try {
     return await fn();
   } finally {
-    busy.delete(orderId);
+    for (const id of mine) busy.delete(id);
   }
 }
+
+/** Whether a request of this process is running steps of `id` right now. */
+export const isBusy = (id: string): boolean => busy.has(id);
 
 /** Journal entries carry the quantity, so an entry whose order vanished can still be undone. */
 export const plusMark = (orderId: string, qty: number) => `+${orderId}:${qty}`;

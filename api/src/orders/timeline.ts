@@ -21,6 +21,8 @@ interface Entry {
   id: string;
   /** Whose order it is (orders of the email-keyed era have no uid until claimed). */
   uid?: string | null;
+  /** The checkout it is a line of: the open-order cap counts one hold for all its lines. */
+  c?: string | null;
 }
 
 /** What a read learns of the changes made while it ran. */
@@ -75,6 +77,7 @@ function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
     uid: shared(doc.uid),
   };
   if (doc.transactionId) row.transactionId = doc.transactionId;
+  if (doc.checkoutId) row.checkoutId = doc.checkoutId;
   return row;
 }
 
@@ -181,7 +184,12 @@ export class OrderTimeline {
       case 'saved':
         this.remove(change.id);
         if (isListed(change.hold)) {
-          this.insert({ t: timeOf(change.createdAt), id: change.id, uid: shared(change.uid) });
+          this.insert({
+            t: timeOf(change.createdAt),
+            id: change.id,
+            uid: shared(change.uid),
+            c: change.checkoutId,
+          });
           if (change.open) this.open.add(change.id);
         }
         return;
@@ -253,6 +261,11 @@ export class OrderTimeline {
     return [...(this.customers.get(uid) ?? [])].filter((id) => this.open.has(id));
   }
 
+  /** The hold an order counts as against the cap: its checkout's, or its own. */
+  holdOf(id: string): string {
+    return this.byId.get(id)?.c ?? id;
+  }
+
   /**
    * Which of the customer's orders `ids` are open, from their rows (kept, or read by `_id`). Those
    * found closed leave the expiry candidates too, unless a write changed them while they were read.
@@ -307,7 +320,7 @@ export class OrderTimeline {
       for await (const doc of cursor as AsyncIterable<OrderDoc>) {
         if (!isListed(doc.hold)) continue;
         const id = String(doc._id);
-        entries.push({ t: timeOf(doc.createdAt), id, uid: shared(doc.uid) });
+        entries.push({ t: timeOf(doc.createdAt), id, uid: shared(doc.uid), c: doc.checkoutId });
         if (doc.paid === false && doc.status === 'pending') open.add(id);
         // Straight into the kept rows (no second copy of 50,000 of them at once); those of orders
         // changed meanwhile are dropped below. Read oldest first, so the newest stay when full.

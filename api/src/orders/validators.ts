@@ -1,4 +1,4 @@
-import { orderSchema } from '@motoparts/contracts';
+import { cartSchema, checkoutSchema, objectIdSchema, orderSchema } from '@motoparts/contracts';
 import { z } from 'zod';
 import { idParams } from '../http/validate';
 
@@ -20,3 +20,15 @@ export const placeOrderHeaders = z.object({
       'The same key and body within 24 h return the first answer and place nothing; another body is a 422.',
   }),
 });
+
+/** `/checkout/:id`: the checkout's id. */
+export const checkoutIdParams = idParams('checkout');
+
+/** `/cart/lines/:partId`: the part a cart line is for. */
+export const cartLineParams = z.object({
+  partId: objectIdSchema.meta({ description: 'The part’s id.', pattern: '^[0-9a-fA-F]{24}$' }),
+});
+
+/** A cart, a checkout and a refused checkout's lines, named in the API document. */
+export const CartSchema = cartSchema.meta({ id: 'Cart' });
+export const CheckoutSchema = checkoutSchema.meta({ id: 'Checkout' });

@@ -25,5 +25,6 @@ export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Orde
     status: doc.status,
     ...(doc.createdAt != null ? { createdAt: new Date(doc.createdAt).toISOString() } : {}),
     ...(expiresAt ? { expiresAt } : {}),
+    ...(doc.checkoutId ? { checkoutId: doc.checkoutId } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import {
+  checkoutPaymentClaimSchema,
   orderPaymentClaimSchema,
   orderPaymentResultSchema,
   paymentIntentInputSchema,
@@ -10,7 +11,8 @@ import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { orderRules } from '../orders/rules';
-import { orderIdParams } from '../orders/validators';
+import { checkoutIdParams, CheckoutSchema, orderIdParams } from '../orders/validators';
+import { claimCheckoutPayment, createCheckoutIntent } from './checkout-payments';
 import * as payments from './service';
 import { webhookHeaders, webhookReceivedSchema } from './validators';
 
@@ -51,12 +53,39 @@ export function paymentRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     },
   );
 
+  section.patch(
+    '/checkout/:id',
+    {
+      operationId: 'claimCheckoutPayment',
+      summary: 'Report the payment of your checkout',
+      description:
+        'Only the PaymentIntent this API created for the checkout is asked about (any other is a 409); every line is marked paid only if Stripe confirms the total.',
+      ok: { description: 'The checkout as it is now.', body: CheckoutSchema },
+      errors: [403, 404, 409, 502],
+    },
+    auth,
+    validate({ params: checkoutIdParams, body: checkoutPaymentClaimSchema }),
+    stripeLimit,
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await claimCheckoutPayment(
+        stripe,
+        callerOf(ctx.state),
+        params.id,
+        body.transactionId,
+        rules,
+        ctx.state.log,
+      );
+    },
+  );
+
   section.post(
     '/create-payment-intent',
     {
       operationId: 'createPaymentIntent',
-      summary: 'Start paying your order',
-      description: 'The amount is the stored order price; paid or expired orders are a 409.',
+      summary: 'Start paying your order or your checkout',
+      description:
+        'The amount is the stored order price, or the checkout total (`{checkoutId}`: one PaymentIntent for every line); paid, expired and checkout-line orders are a 409.',
       ok: { description: 'The client secret of the PaymentIntent.', body: paymentIntentSchema },
       errors: [403, 404, 409, 502],
     },
@@ -64,12 +93,10 @@ export function paymentRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     validate({ body: paymentIntentInputSchema }),
     stripeLimit,
     async (ctx) => {
-      ctx.body = await payments.createPaymentIntent(
-        stripe,
-        callerOf(ctx.state),
-        ctx.state.input.body.orderId,
-        rules,
-      );
+      const { body } = ctx.state.input;
+      ctx.body = body.checkoutId
+        ? await createCheckoutIntent(stripe, callerOf(ctx.state), body.checkoutId, rules)
+        : await payments.createPaymentIntent(stripe, callerOf(ctx.state), body.orderId ?? '', rules);
     },
   );
 

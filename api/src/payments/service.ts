@@ -10,11 +10,8 @@ import type { OrderRules } from '../orders/rules';
 import { toOrder } from '../orders/wire';
 import type { OpenPayments } from '../orders/payments-port';
 import { releaseOrder } from '../orders/stock';
-
-function providerError(err: unknown): AppError {
-  const message = err instanceof Error ? err.message : String(err);
-  return new AppError('PAYMENT_PROVIDER_ERROR', `The payment provider could not be reached: ${message}`);
-}
+import { payCheckout, settleCheckoutIntent } from './checkout-payments';
+import { providerError, refundStray } from './refunds';
 
 /**
  * Creates (or, thanks to the per-order idempotency key, re-obtains) the PaymentIntent for the
@@ -28,6 +25,7 @@ export async function createPaymentIntent(
   rules: OrderRules,
 ): Promise<PaymentIntent> {
   const order = await getOrderFor(caller, orderId, { adminMaySee: false });
+  if (order.checkoutId) throw AppError.conflict(lineOfCheckout(order.checkoutId));
   if (order.paid) throw AppError.conflict('This order is already paid.');
   if (order.status === 'expired' || order.hold === 'released' || order.hold === 'releasing') {
     throw AppError.conflict(EXPIRED);
@@ -99,31 +97,10 @@ async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger): Promi
 
 /** The orders' view of the payments (orders/payments-port.ts): Stripe's PaymentIntents. */
 export function stripePayments(stripe: Stripe): OpenPayments {
-  return { settle: (order, log) => settleIntent(stripe, order, log) };
-}
-
-/**
- * A succeeded payment that no order can take (gone, expired, cancelled, already paid by another
- * intent, or another amount) goes back to the payer: refunded through Stripe once per intent
- * (idempotency key), and logged as an error with the order and intent ids.
- */
-export async function refundStray(
-  stripe: Stripe,
-  intent: Pick<Stripe.PaymentIntent, 'id' | 'amount'>,
-  orderId: string | undefined,
-  why: string,
-  log: Logger,
-): Promise<void> {
-  log.error({ orderId, intent: intent.id, amount: intent.amount }, `payment ${why}: refunding it`);
-  try {
-    const refund = await stripe.refunds.create(
-      { payment_intent: intent.id, metadata: { orderId: orderId ?? '', reason: why } },
-      { idempotencyKey: `motoparts-refund-${intent.id}` },
-    );
-    log.error({ orderId, intent: intent.id, refund: refund.id }, 'stray payment refunded');
-  } catch (err) {
-    throw providerError(err);
-  }
+  return {
+    settle: (order, log) => settleIntent(stripe, order, log),
+    settleCheckout: (checkout, log) => settleCheckoutIntent(stripe, checkout, log),
+  };
 }
 
 /** Why a succeeded intent could not mark its order paid, or undefined when it already did. */
@@ -139,6 +116,10 @@ async function strayReason(orderId: string, intent: Stripe.PaymentIntent): Promi
   if (order.hold === 'reserving') return 'for an order that was never completed';
   return 'that could not be applied to its order';
 }
+
+/** What the single-order paths answer for a line of a checkout, which is paid with it. */
+export const lineOfCheckout = (checkoutId: string) =>
+  `This order is a line of checkout ${checkoutId}: it is paid or cancelled with the checkout.`;
 
 const NOT_CONFIRMED =
   'Stripe has not confirmed this payment, so the order stays unpaid. It is marked paid as soon as Stripe confirms it.';
@@ -158,6 +139,7 @@ export async function claimPayment(
   log: Logger,
 ): Promise<OrderPaymentResult> {
   const order = await getOrderFor(caller, orderId, { adminMaySee: false });
+  if (order.checkoutId) throw AppError.conflict(lineOfCheckout(order.checkoutId));
   if (order.paid && order.transactionId === transactionId)
     return { paid: true, message: 'This order is already paid.', order: toOrder(order, rules) };
   // Only the payment this API started for the order is looked up at Stripe: any other id would
@@ -225,6 +207,11 @@ export async function handleStripeWebhook(
   }
   if (event.type !== 'payment_intent.succeeded') return { received: true };
   const intent = event.data.object;
+  const checkoutId = objectIdSchema.safeParse(intent.metadata?.checkoutId);
+  if (checkoutId.success) {
+    await payCheckout(stripe, checkoutId.data, intent, log);
+    return { received: true };
+  }
   const orderId = objectIdSchema.safeParse(intent.metadata?.orderId);
   if (!orderId.success || intent.currency !== 'usd') {
     log.warn({ intent: intent.id }, 'payment_intent.succeeded without a usable orderId; ignored');

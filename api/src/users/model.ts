@@ -21,6 +21,8 @@ const userSchema = new Schema(
     education: { type: String, default: '' },
     location: { type: String, default: '' },
     phone: { type: String, default: '' },
+    /** Where the last checkout was delivered: offered again at the next one. */
+    address: { type: String, default: '' },
     linkedin: { type: String, default: '' },
     /**
      * The Unix second of the account's last sign-out (0, or the small count an earlier version

@@ -75,7 +75,12 @@ export async function startStripeProxy(
 const signer = new Stripe('sk_test_123'); // only to sign webhook payloads, as Stripe does
 
 /** The JSON body of a `payment_intent.succeeded` event for the order, as Stripe sends it. */
-export function succeededEvent(orderId: string, amount: number, intentId = 'pi_test_webhook_1'): string {
+export function succeededEvent(
+  orderId: string,
+  amount: number,
+  intentId = 'pi_test_webhook_1',
+  metadata: Record<string, string> = { orderId },
+): string {
   return JSON.stringify({
     id: `evt_${Math.random().toString(36).slice(2)}`,
     object: 'event',
@@ -87,15 +92,21 @@ export function succeededEvent(orderId: string, amount: number, intentId = 'pi_t
         amount,
         currency: 'usd',
         status: 'succeeded',
-        metadata: { orderId },
+        metadata,
       },
     },
   });
 }
 
 /** Posts a signed `payment_intent.succeeded` for the order, as Stripe would. */
-export function postSucceededWebhook(t: TestApp, orderId: string, amount: number, intentId: string) {
-  const payload = succeededEvent(orderId, amount, intentId);
+export function postSucceededWebhook(
+  t: TestApp,
+  orderId: string,
+  amount: number,
+  intentId: string,
+  metadata?: Record<string, string>,
+) {
+  const payload = succeededEvent(orderId, amount, intentId, metadata);
   return call(t.base, 'POST', '/webhooks/stripe', {
     raw: payload,
     headers: {
