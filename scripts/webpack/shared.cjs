@@ -84,6 +84,7 @@ function sharedSingletons(pkg) {
     '@motoparts/state': single(deps['@motoparts/state']),
     // Its Redux-free half, which a first screen imports without loading Redux (state/src/frame.ts).
     '@motoparts/state/frame': single(deps['@motoparts/state']),
+    '@motoparts/state/cart': single(deps['@motoparts/state']),
     'react-toastify': slimmed('react-toastify', deps['react-toastify']),
   };
 }

@@ -4,7 +4,7 @@
  * build their tags from these constants instead of spelling strings: a mutation can then only
  * name a tag some query provides (checked by `unprovidedTags` in this package's unit tests).
  */
-export const TAG_TYPES = ['Part', 'Order', 'Review', 'User', 'Profile'] as const;
+export const TAG_TYPES = ['Part', 'Order', 'Review', 'User', 'Profile', 'Cart', 'Checkout'] as const;
 export type TagType = (typeof TAG_TYPES)[number];
 
 /** Whole lists. Each is provided by exactly the query named beside it. */
@@ -19,6 +19,8 @@ export const LIST_TAGS = {
   reviews: { type: 'Review', id: 'LIST' },
   /** getUsers: All Users. */
   users: { type: 'User', id: 'LIST' },
+  /** getCart: the cart page and the top bar's count. */
+  cart: { type: 'Cart', id: 'MINE' },
 } as const satisfies Record<string, { type: TagType; id: string }>;
 
 export type ListTag = (typeof LIST_TAGS)[keyof typeof LIST_TAGS];
@@ -28,11 +30,12 @@ export interface EntityTag<T extends TagType = TagType> {
   type: T;
   id: string;
 }
-export type AppTag = ListTag | EntityTag<'Part' | 'Order' | 'Profile'>;
+export type AppTag = ListTag | EntityTag<'Part' | 'Order' | 'Profile' | 'Checkout'>;
 
 export const partTag = (id: string): EntityTag<'Part'> => ({ type: 'Part', id });
 export const orderTag = (id: string): EntityTag<'Order'> => ({ type: 'Order', id });
 export const profileTag = (email: string): EntityTag<'Profile'> => ({ type: 'Profile', id: email });
+export const checkoutTag = (id: string): EntityTag<'Checkout'> => ({ type: 'Checkout', id });
 
 /** What changes when stock moves (an order, a cancel, a restock): the part and every list of parts. */
 export const stockTags = (partId: string): AppTag[] => [partTag(partId), LIST_TAGS.parts];
