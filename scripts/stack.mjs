@@ -190,6 +190,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
     'RATE_LIMIT_LISTING_ACCOUNT',
     'RATE_LIMIT_STRIPE',
     'RATE_LIMIT_CHECKOUT',
+    'MAX_UNVERIFIED_OPEN_ORDERS',
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }

@@ -90,6 +90,9 @@ try {
         RATE_LIMIT_LISTING_ACCOUNT: '100000/60',
         RATE_LIMIT_STRIPE: '100000/60',
         RATE_LIMIT_CHECKOUT: '100000/60',
+        // Test accounts are signed up in the emulator, unverified: the lower cap of unverified
+        // accounts is tested against the API (cart-checkout.test.ts), as the limits are.
+        MAX_UNVERIFIED_OPEN_ORDERS: '0',
         // The stack's API runs in development mode, as under `npm start`; quieter logs only.
         LOG_LEVEL: 'warn',
         ...process.env,

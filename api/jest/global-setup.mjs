@@ -15,6 +15,9 @@ import {
 
 export default async function globalSetup() {
   process.env.NODE_ENV = 'test';
+  // The tests' accounts are signed up in the emulator, unverified; the lower cap of unverified
+  // accounts has its own tests, which set it (as `npm test`'s stack does, scripts/test.mjs).
+  process.env.MAX_UNVERIFIED_OPEN_ORDERS ??= '0';
   const given = ['MONGODB_URI', 'FIREBASE_AUTH_EMULATOR_HOST', 'STRIPE_API_BASE'].every(
     (k) => process.env[k],
   );

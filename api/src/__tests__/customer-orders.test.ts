@@ -114,7 +114,13 @@ it('a customer’s orders whose rows are not kept are read by `_id`, and a chang
 it('an order placed through the service is listed at once; a cancelled one is not, nor a placement that died before its order', async () => {
   const buyer = await account(t.base, uniqueEmail('lists'), 'Lisa Lists');
   const user = got(await UserModel.findOne({ email: buyer.email }).lean());
-  const caller: Caller = { uid: user._id, email: buyer.email, name: 'Lisa Lists', admin: false };
+  const caller: Caller = {
+    uid: user._id,
+    email: buyer.email,
+    name: 'Lisa Lists',
+    admin: false,
+    verified: true,
+  };
   const part = await insertPart({ availableQty: 1000 });
 
   const kept = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
@@ -141,7 +147,13 @@ it('an order placed through the service is listed at once; a cancelled one is no
 it('placing an order writes the part and the order only: no list of the customer’s orders to keep', async () => {
   const buyer = await account(t.base, uniqueEmail('writes'), 'Wanda Writes');
   const user = got(await UserModel.findOne({ email: buyer.email }).lean());
-  const caller: Caller = { uid: user._id, email: buyer.email, name: 'Wanda Writes', admin: false };
+  const caller: Caller = {
+    uid: user._id,
+    email: buyer.email,
+    name: 'Wanda Writes',
+    admin: false,
+    verified: true,
+  };
   const part = await insertPart({ availableQty: 1000 });
   const commands: string[] = [];
   mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));

@@ -26,7 +26,7 @@ beforeAll(async () => {
   t = await startTestApp('order_steps', { RATE_LIMIT_ORDER: '0/60', MAX_OPEN_ORDERS: '0' });
   buyer = await account(t.base, uniqueEmail('steps'), 'Stella Steps');
   const user = got(await UserModel.findOne({ email: buyer.email }).lean());
-  caller = { uid: user._id, email: buyer.email, name: 'Stella Steps', admin: false };
+  caller = { uid: user._id, email: buyer.email, name: 'Stella Steps', admin: false, verified: true };
 });
 afterAll(async () => {
   await t.close();

@@ -31,7 +31,13 @@ export function signedIn({ env, callers }: AuthDeps): Middleware<AppState> {
       const caller = await callers.load(uid);
       if (!caller) throw AppError.unauthenticated('This account no longer exists; sign in again.');
       if (caller.sessionEpoch !== epoch) throw AppError.unauthenticated('You signed out; sign in again.');
-      ctx.state.caller = { uid: caller.uid, email: caller.email, name: caller.name, admin: caller.admin };
+      ctx.state.caller = {
+        uid: caller.uid,
+        email: caller.email,
+        name: caller.name,
+        admin: caller.admin,
+        verified: caller.verified,
+      };
       await next();
     },
     { security: 'apiToken', errors: [401] },

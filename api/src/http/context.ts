@@ -11,6 +11,8 @@ export interface Caller {
   email: string;
   name: string;
   admin: boolean;
+  /** Firebase has verified the account's email (as of its last sign-in). */
+  verified: boolean;
 }
 
 export interface AppState {

@@ -80,9 +80,20 @@ const envSchema = z.object({
     .number()
     .positive()
     .max(365 * 24 * 60)
+    .default(15),
+  /**
+   * How long a hold may be extended while Stripe reports its payment under way (`processing`,
+   * `requires_action`: a bank's check, a slow method), counted from the order's placing.
+   */
+  ORDER_HOLD_MAX_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(365 * 24 * 60)
     .default(60),
-  /** Open (unpaid, not expired) orders one customer may have at once; 0 = no cap. */
+  /** Open (unpaid, not expired) orders or checkouts one customer may have at once; 0 = no cap. */
   MAX_OPEN_ORDERS: z.coerce.number().int().min(0).max(100_000).default(5),
+  /** The same for an account whose email Firebase has not verified; 0 = as verified ones. */
+  MAX_UNVERIFIED_OPEN_ORDERS: z.coerce.number().int().min(0).max(100_000).default(1),
   /** How often the recovery pass finishes or undoes order steps a crash or outage left half done. */
   ORDER_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /**

@@ -21,7 +21,7 @@ import {
   type OrderDoc,
 } from './model';
 import { openSlots } from './open-slots';
-import { openOrdersCapMessage, type OrderRules } from './rules';
+import { capRefusal, holdCapOf, type OrderRules } from './rules';
 import { forgetMarks, plusMark, releaseOrder, takeStock, undoTake, withBusy, isBusy } from './stock';
 import { toOrder } from './wire';
 
@@ -198,10 +198,12 @@ export async function placeCheckout(
     priceCents: l.unitPriceCents * l.qty,
   }));
   const slots = openSlots();
+  const cap = holdCapOf(caller, rules);
   return withBusy([checkoutId, ...lines.map((l) => l.orderId)], async () => {
     // An open checkout is one hold against the cap, however many lines it has.
-    if (!(await slots.claim(caller.uid, checkoutId, rules.maxOpen))) {
-      throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
+    if (!(await slots.claim(caller.uid, checkoutId, cap))) {
+      const { message, details } = capRefusal(caller, rules);
+      throw AppError.conflict(message, details);
     }
     let placed = false;
     try {
@@ -255,7 +257,7 @@ export async function placeCheckout(
       );
       return answerOf(commit, rules);
     } finally {
-      await slots.settle(caller.uid, checkoutId, placed, rules.maxOpen);
+      await slots.settle(caller.uid, checkoutId, placed, cap);
     }
   });
 }
@@ -366,10 +368,18 @@ export async function cancelCheckout(caller: Caller, id: string, settle: SettleC
   }
 }
 
-/** Expires a checkout whose hold ran out (the expiry pass, for its first due line). */
-export async function expireCheckout(id: string, settle: SettleCheckout): Promise<boolean> {
+/**
+ * Expires a checkout whose hold ran out (the expiry pass, for its first due line), unless its
+ * payment is under way (`extended`, asked about the checkout's PaymentIntent).
+ */
+export async function expireCheckout(
+  id: string,
+  settle: SettleCheckout,
+  extended: (paymentId: string) => Promise<boolean> = async () => false,
+): Promise<boolean> {
   const doc = await CheckoutModel.findById(id).lean<CheckoutRecord>();
   if (!doc || doc.state !== 'placed') return false;
+  if (doc.paymentIntentId && (await extended(doc.paymentIntentId))) return false;
   if ((await settle(doc)) === 'paid') return false;
   return releaseCheckout(id, 'expired');
 }

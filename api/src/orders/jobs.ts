@@ -4,10 +4,13 @@ import type { Logger } from '../lib/logger';
 import { KEY_TTL_MS } from './keys';
 import type { OpenPayments } from './payments-port';
 import type { OrderReads } from './read-models';
-import { OrderKeyModel } from './model';
-import { orderRules, type OrderRules } from './rules';
+import { holdExtended, orderRules, type OrderRules } from './rules';
+import { OrderKeyModel, type OrderDoc } from './model';
 import { expireCheckout, recoverCheckouts } from './checkout';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
+
+const placedAt = (order: Pick<OrderDoc, 'createdAt'>) =>
+  order.createdAt ? new Date(order.createdAt).getTime() : 0;
 
 /**
  * Expires unpaid orders whose hold ran out: the open PaymentIntent is cancelled at Stripe first
@@ -30,13 +33,20 @@ export async function expireDue(
       if (checkouts.has(order.checkoutId)) continue;
       checkouts.add(order.checkoutId);
       try {
-        if (await expireCheckout(order.checkoutId, (doc) => payments.settleCheckout(doc, log))) expired += 1;
+        const extended = async (paymentId: string) =>
+          holdExtended(await payments.statusOf(paymentId), placedAt(order), rules, now);
+        if (await expireCheckout(order.checkoutId, (doc) => payments.settleCheckout(doc, log), extended)) {
+          expired += 1;
+        }
       } catch (err) {
         log.warn({ checkoutId: order.checkoutId, err: (err as Error).message }, 'expiry postponed');
       }
       continue;
     }
     try {
+      // A payment under way at Stripe keeps its hold, up to the maximum hold.
+      const intent = order.paymentIntentId;
+      if (intent && holdExtended(await payments.statusOf(intent), placedAt(order), rules, now)) continue;
       if ((await payments.settle(order, log)) === 'paid') continue;
     } catch (err) {
       // Stripe unreachable: keep the hold until the next pass can ask it.

@@ -12,4 +12,6 @@ export interface OpenPayments {
   settle(order: OrderDoc, log: Logger): Promise<'paid' | 'open'>;
   /** The same for a checkout's one payment ('paid': every line was marked paid and stays). */
   settleCheckout(checkout: CheckoutDoc & { _id: string }, log: Logger): Promise<'paid' | 'open'>;
+  /** Where a payment stands at the provider (`processing`, `requires_action` …), for the expiry. */
+  statusOf(paymentId: string): Promise<string | undefined>;
 }

@@ -5,7 +5,7 @@ import { AppError } from '../lib/app-error';
 import { PartModel, type PartDoc } from '../parts/model';
 import { OrderModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
-import { openOrdersCapMessage, type OrderRules } from './rules';
+import { capRefusal, holdCapOf, type OrderRules } from './rules';
 import { forgetMarks, plusMark, takeStock, undoTake, withOrderBusy } from './stock';
 import { toOrder } from './wire';
 
@@ -29,9 +29,11 @@ export async function placeOrder(
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 
   const slots = openSlots();
+  const cap = holdCapOf(caller, rules);
   return withOrderBusy(orderId, async () => {
-    if (!(await slots.claim(caller.uid, orderId, rules.maxOpen))) {
-      throw AppError.conflict(openOrdersCapMessage(rules.maxOpen), { maxOpenOrders: rules.maxOpen });
+    if (!(await slots.claim(caller.uid, orderId, cap))) {
+      const { message, details } = capRefusal(caller, rules);
+      throw AppError.conflict(message, details);
     }
     let placed = false;
     try {
@@ -39,7 +41,7 @@ export async function placeOrder(
       placed = true;
       return order;
     } finally {
-      await slots.settle(caller.uid, orderId, placed, rules.maxOpen);
+      await slots.settle(caller.uid, orderId, placed, cap);
     }
   });
 }

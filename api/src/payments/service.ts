@@ -100,6 +100,13 @@ export function stripePayments(stripe: Stripe): OpenPayments {
   return {
     settle: (order, log) => settleIntent(stripe, order, log),
     settleCheckout: (checkout, log) => settleCheckoutIntent(stripe, checkout, log),
+    statusOf: async (paymentId) => {
+      try {
+        return (await stripe.paymentIntents.retrieve(paymentId)).status;
+      } catch (err) {
+        throw providerError(err);
+      }
+    },
   };
 }
 

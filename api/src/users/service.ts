@@ -32,6 +32,7 @@ export async function loadCaller(uid: string): Promise<(Caller & { sessionEpoch:
     email: doc.email,
     name: doc.name ?? '',
     admin: doc.role === 'admin',
+    verified: doc.emailVerified === true,
     sessionEpoch: doc.sessionEpoch ?? 0,
   };
 }
