@@ -121,3 +121,28 @@ export function forgeIdToken(uid: string, email: string): string {
     firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
   })}.`;
 }
+
+/**
+ * Verifies the account's email as its owner would: asks the emulator for the verification mail
+ * (an out-of-band code), reads the code from the emulator's outbox and applies it.
+ */
+export async function verifyEmail(idToken: string, email: string): Promise<void> {
+  const send = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ requestType: 'VERIFY_EMAIL', idToken }),
+  });
+  if (!send.ok) throw new Error(`sendOobCode failed: ${send.status} ${await send.text()}`);
+  const project = process.env.FIREBASE_PROJECT_ID ?? 'demo-motoparts';
+  const outbox = (await (await fetch(`${emulator()}/emulator/v1/projects/${project}/oobCodes`)).json()) as {
+    oobCodes: { email: string; requestType: string; oobCode: string }[];
+  };
+  const code = outbox.oobCodes.filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').at(-1);
+  if (!code) throw new Error(`no verification code for ${email}`);
+  const apply = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:update?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ oobCode: code.oobCode }),
+  });
+  if (!apply.ok) throw new Error(`applying the code failed: ${apply.status} ${await apply.text()}`);
+}
