@@ -1,7 +1,8 @@
-import type { Order } from '@motoparts/contracts';
+import type { Checkout, Order } from '@motoparts/contracts';
 import { createStripe } from '../lib/stripe';
 import { createLogger } from '../lib/logger';
-import { OrderModel, type OrderDoc } from '../orders/model';
+import { CheckoutModel, OrderModel, type OrderDoc } from '../orders/model';
+import { recoverCheckouts } from '../orders/checkout';
 import { PartModel } from '../parts/model';
 import { expireDue } from '../orders/jobs';
 import { stripePayments } from '../payments/service';
@@ -32,6 +33,8 @@ beforeAll(async () => {
     MAX_OPEN_ORDERS: String(CAP),
     // Hundreds of orders from a few accounts: the per-account order limit is not under test here.
     RATE_LIMIT_ORDER: '0/60',
+    RATE_LIMIT_CHECKOUT: '0/60',
+    RATE_LIMIT_STRIPE: '0/60',
   });
   ({ admin } = await cast(t.base, adminEmail));
   for (let i = 0; i < 4; i++) customers.push(await account(t.base, uniqueEmail(`prop${i}`), `Prop ${i}`));
@@ -162,6 +165,167 @@ it('500 random orders, cancels, restocks, payments, shipments and expiries keep 
       'restock',
       'pay',
       'ship',
+      'expire',
+      'recover',
+    ]),
+  );
+});
+
+it('300 random carts, checkouts, their payments, cancels and expiries among single orders keep the invariant and every checkout whole', async () => {
+  const random = rng(20261127);
+  const pick = <T>(list: T[]): T => got(list[Math.floor(random() * list.length)]);
+  const received = new Map<string, number>();
+  const partIds: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const stock = 600 + i * 300;
+    const id = await insertPart({ availableQty: stock, price: 2 + i });
+    partIds.push(id);
+    received.set(id, stock);
+  }
+  const rules = orderRules(t.env);
+  const payments = stripePayments(createStripe(t.env));
+  const reads = readModelsFor(t.env).orders;
+  const log = createLogger(t.env);
+  const tally: Record<string, number> = {};
+  const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
+
+  /** Holds this test knows to be open: a single order or a checkout, with its owner and time. */
+  type Hold = { who: Account; at: number } & ({ order: Order } | { checkout: Checkout });
+  const open: Hold[] = [];
+  const atOf = (iso: string | undefined) => new Date(got(iso)).getTime();
+  const wholeness = async () => {
+    const problems: string[] = [];
+    for (const co of await CheckoutModel.find({ 'lines.partId': { $in: partIds } }).lean()) {
+      const present = await OrderModel.countDocuments({
+        _id: { $in: co.lines.map((l) => l.orderId) },
+        hold: { $ne: 'void' },
+      });
+      const whole =
+        co.state === 'placed' || co.state === 'paid'
+          ? present === co.lines.length
+          : co.state === 'failed'
+            ? present === 0
+            : co.state === 'released' && (present === 0 || present === co.lines.length);
+      if (!whole) problems.push(`${co._id}: ${co.state} with ${present} of ${co.lines.length}`);
+    }
+    return problems;
+  };
+
+  for (let step = 0; step < 300; step++) {
+    const r = random();
+    const who = pick(customers);
+    const mine = open.filter((h) => h.who === who).length;
+    if (r < 0.25) {
+      const res = await call<Order>(t.base, 'POST', '/order', {
+        token: who.token,
+        body: { partsId: pick(partIds), qty: 100 + 50 * Math.floor(random() * 5) },
+      });
+      expect([201, 409]).toContain(res.status);
+      const { error } = res.body as unknown as { error?: { message?: string } };
+      const capped = res.status === 409 && error?.message === openOrdersCapMessage(CAP);
+      expect({ mine, capped }).toEqual({ mine, capped: mine >= CAP });
+      if (res.status === 201) open.push({ order: res.body, who, at: atOf(res.body.createdAt) });
+      count(capped ? 'order 409 cap' : `order ${res.status}`);
+    } else if (r < 0.5) {
+      const lines = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < lines; k++) {
+        await call(t.base, 'PUT', `/cart/lines/${pick(partIds)}`, {
+          token: who.token,
+          body: { qty: 100 + 50 * Math.floor(random() * 4) },
+        });
+      }
+      const res = await call<Checkout>(t.base, 'POST', '/checkout', {
+        token: who.token,
+        body: { address: '9 Random Road', phone: '+1 555 0123' },
+      });
+      expect([201, 409]).toContain(res.status);
+      const { error } = res.body as unknown as { error?: { message?: string } };
+      const capped = res.status === 409 && error?.message === openOrdersCapMessage(CAP);
+      expect({ mine, capped }).toEqual({ mine, capped: mine >= CAP });
+      if (res.status === 201) {
+        open.push({
+          checkout: res.body,
+          who,
+          at: Math.min(...res.body.orders.map((o) => atOf(o.createdAt))),
+        });
+      } else {
+        // What stays in the cart (short or refused lines) is emptied for the next round.
+        for (const line of (
+          await call<{ lines: { partId: string }[] }>(t.base, 'GET', '/cart', { token: who.token })
+        ).body.lines) {
+          await call(t.base, 'DELETE', `/cart/lines/${line.partId}`, { token: who.token });
+        }
+      }
+      count(capped ? 'checkout 409 cap' : `checkout ${res.status}`);
+    } else if (r < 0.6 && open.some((h) => 'checkout' in h)) {
+      const holds = open.filter((h) => 'checkout' in h);
+      const hold = pick(holds);
+      open.splice(open.indexOf(hold), 1);
+      if (!('checkout' in hold)) continue;
+      const res = await call(t.base, 'DELETE', `/checkout/${hold.checkout.checkoutId}`, {
+        token: hold.who.token,
+      });
+      expect(res.status).toBe(200);
+      count('cancel checkout');
+    } else if (r < 0.72 && open.length > 0) {
+      const hold = pick(open);
+      open.splice(open.indexOf(hold), 1);
+      if ('checkout' in hold) {
+        const { checkoutId, total } = hold.checkout;
+        const res = await postSucceededWebhook(t, '', Math.round(total * 100), `pi_cprop_${step}`, {
+          checkoutId,
+        });
+        expect(res.status).toBe(200);
+        const lines = await OrderModel.find({ checkoutId }).lean();
+        expect(lines.map((o) => o.paid)).toEqual(hold.checkout.orders.map(() => true));
+        count('pay checkout');
+      } else {
+        const res = await postSucceededWebhook(
+          t,
+          hold.order._id,
+          Math.round(hold.order.price * 100),
+          `pi_oprop_${step}`,
+        );
+        expect(res.status).toBe(200);
+        count('pay order');
+      }
+    } else if (r < 0.8) {
+      const id = pick(partIds);
+      const quantity = 50 + Math.floor(random() * 400);
+      const res = await call(t.base, 'PUT', `/restockQty/${id}`, { token: admin.token, body: { quantity } });
+      expect(res.status).toBe(200);
+      received.set(id, got(received.get(id)) + quantity);
+      count('restock');
+    } else if (r < 0.88 && open.length > 0) {
+      const now = pick(open).at + rules.holdMs + 1;
+      const expired = await expireDue(rules, reads, payments, log, now);
+      const before = open.length;
+      for (let i = open.length - 1; i >= 0; i--) if (got(open[i]).at <= now - rules.holdMs) open.splice(i, 1);
+      expect(expired).toBe(before - open.length);
+      count('expire');
+    } else {
+      const checkouts = await recoverCheckouts({ graceMs: 0 });
+      expect(checkouts.rolledBack + checkouts.released).toBe(0);
+      const report = await recoverOnce({ graceMs: 0 });
+      expect(report.undone + report.finished + report.orphansReturned).toBe(0);
+      await flushJournal();
+      count('recover');
+    }
+    if (step % 50 === 49) {
+      expect(await invariant(received)).toEqual([]);
+      expect(await wholeness()).toEqual([]);
+    }
+  }
+  await flushJournal();
+  expect(await invariant(received)).toEqual([]);
+  expect(await wholeness()).toEqual([]);
+  expect(Object.keys(tally)).toEqual(
+    expect.arrayContaining([
+      'order 201',
+      'checkout 201',
+      'checkout 409',
+      'cancel checkout',
+      'pay checkout',
       'expire',
       'recover',
     ]),

@@ -170,92 +170,101 @@ export async function placeCheckout(
       throw AppError.conflict('This checkout was not placed: nothing was reserved.');
     return answerOf(earlier, rules);
   }
-  const cart = await CartModel.findById(caller.uid).lean<CartDoc>();
-  const stored = cart?.lines ?? [];
-  if (stored.length === 0) throw AppError.conflict(EMPTY_CART);
-  const parts = await partsById(stored.map((l) => l.partId));
-  const shown = stored.map((l) => cartLineOf(l, parts.get(l.partId)));
-  const problems = shown.filter((l) => l.problem);
-  if (problems.length > 0) {
-    throw AppError.conflict(
-      'Some lines of your cart cannot be checked out as they are: nothing was reserved.',
-      {
-        lines: problems.map((l) => ({
-          partId: l.partId,
-          requested: l.qty,
-          availableQty: l.availableQty,
-          problem: l.problem?.code,
-        })),
-      },
-    );
-  }
-  const lines = shown.map((l) => ({
-    orderId: new Types.ObjectId().toHexString(),
-    partId: l.partId,
-    partName: l.name,
-    qty: l.qty,
-    unitPriceCents: l.unitPriceCents,
-    priceCents: l.unitPriceCents * l.qty,
-  }));
   const slots = openSlots();
   const cap = holdCapOf(caller, rules);
-  return withBusy([checkoutId, ...lines.map((l) => l.orderId)], async () => {
-    // An open checkout is one hold against the cap, however many lines it has.
+  return withBusy([checkoutId], async () => {
+    // An open checkout is one hold against the cap, however many lines it has; the cap is
+    // checked first, as for a single order.
     if (!(await slots.claim(caller.uid, checkoutId, cap))) {
       const { message, details } = capRefusal(caller, rules);
       throw AppError.conflict(message, details);
     }
     let placed = false;
     try {
-      await note(checkoutId);
-      await CheckoutModel.create({
-        _id: checkoutId,
-        uid: caller.uid,
-        user: caller.email,
-        userName: caller.name.slice(0, 120),
-        lines,
-        totalCents: lines.reduce((sum, l) => sum + l.priceCents, 0),
-        state: 'reserving',
-        address: input.address,
-        phone: input.phone,
-      });
-      const short: typeof lines = [];
-      const taken: typeof lines = [];
-      for (const line of lines) {
-        if (await takeStock(reservation(line))) taken.push(line);
-        else short.push(line);
+      const cart = await CartModel.findById(caller.uid).lean<CartDoc>();
+      const stored = cart?.lines ?? [];
+      if (stored.length === 0) throw AppError.conflict(EMPTY_CART);
+      const parts = await partsById(stored.map((l) => l.partId));
+      const shown = stored.map((l) => cartLineOf(l, parts.get(l.partId)));
+      const problems = shown.filter((l) => l.problem);
+      if (problems.length > 0) {
+        throw AppError.conflict(
+          'Some lines of your cart cannot be checked out as they are: nothing was reserved.',
+          {
+            lines: problems.map((l) => ({
+              partId: l.partId,
+              requested: l.qty,
+              availableQty: l.availableQty,
+              problem: l.problem?.code,
+            })),
+          },
+        );
       }
-      if (short.length > 0) {
-        await CheckoutModel.updateOne({ _id: checkoutId, state: 'reserving' }, { $set: { state: 'failed' } });
-        for (const line of taken) await undoTake(reservation(line));
-        await dropNote(checkoutId);
-        const now = await partsById(short.map((l) => l.partId));
-        const shortLines: CheckoutShortLine[] = short.map((l) => ({
-          partId: l.partId,
-          requested: l.qty,
-          availableQty: now.get(l.partId)?.availableQty ?? 0,
-        }));
-        throw AppError.conflict('Not enough stock for every line: nothing was reserved.', {
-          lines: shortLines,
-        });
-      }
-      const commit = await CheckoutModel.findOneAndUpdate(
-        { _id: checkoutId, state: 'reserving' },
-        { $set: { state: 'placed' } },
-        { new: true },
-      ).lean<CheckoutRecord>();
-      // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
-      if (!commit) throw AppError.unavailable('The checkout could not be completed. Please try again.');
-      await writeLineOrders(commit);
-      await dropNote(checkoutId);
-      placed = true;
-      await clearCheckedOut(caller.uid, lines);
-      // Offered again next time (the profile keeps the last delivery address and phone).
-      await UserModel.updateOne(
-        { _id: caller.uid },
-        { $set: { address: input.address, phone: input.phone } },
+      const lines = shown.map((l) => ({
+        orderId: new Types.ObjectId().toHexString(),
+        partId: l.partId,
+        partName: l.name,
+        qty: l.qty,
+        unitPriceCents: l.unitPriceCents,
+        priceCents: l.unitPriceCents * l.qty,
+      }));
+      return await withBusy(
+        lines.map((l) => l.orderId),
+        async () => {
+          await note(checkoutId);
+          await CheckoutModel.create({
+            _id: checkoutId,
+            uid: caller.uid,
+            user: caller.email,
+            userName: caller.name.slice(0, 120),
+            lines,
+            totalCents: lines.reduce((sum, l) => sum + l.priceCents, 0),
+            state: 'reserving',
+            address: input.address,
+            phone: input.phone,
+          });
+          const short: typeof lines = [];
+          const taken: typeof lines = [];
+          for (const line of lines) {
+            if (await takeStock(reservation(line))) taken.push(line);
+            else short.push(line);
+          }
+          if (short.length > 0) {
+            await CheckoutModel.updateOne(
+              { _id: checkoutId, state: 'reserving' },
+              { $set: { state: 'failed' } },
+            );
+            for (const line of taken) await undoTake(reservation(line));
+            await dropNote(checkoutId);
+            const now = await partsById(short.map((l) => l.partId));
+            const shortLines: CheckoutShortLine[] = short.map((l) => ({
+              partId: l.partId,
+              requested: l.qty,
+              availableQty: now.get(l.partId)?.availableQty ?? 0,
+            }));
+            throw AppError.conflict('Not enough stock for every line: nothing was reserved.', {
+              lines: shortLines,
+            });
+          }
+          const commit = await CheckoutModel.findOneAndUpdate(
+            { _id: checkoutId, state: 'reserving' },
+            { $set: { state: 'placed' } },
+            { new: true },
+          ).lean<CheckoutRecord>();
+          // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
+          if (!commit) throw AppError.unavailable('The checkout could not be completed. Please try again.');
+          await writeLineOrders(commit);
+          await dropNote(checkoutId);
+          placed = true;
+          await clearCheckedOut(caller.uid, lines);
+          // Offered again next time (the profile keeps the last delivery address and phone).
+          await UserModel.updateOne(
+            { _id: caller.uid },
+            { $set: { address: input.address, phone: input.phone } },
+          );
+          return answerOf(commit, rules);
+        },
       );
-      return answerOf(commit, rules);
     } finally {
       await slots.settle(caller.uid, checkoutId, placed, cap);
     }
