@@ -22,7 +22,7 @@ import {
 } from './model';
 import { openSlots } from './open-slots';
 import { capRefusal, holdCapOf, type OrderRules } from './rules';
-import { forgetMarks, plusMark, releaseOrder, takeStock, undoTake, withBusy, isBusy } from './stock';
+import { forgetMarks, plusMark, releaseOrder, takeStocks, undoTake, withBusy, isBusy } from './stock';
 import { toOrder } from './wire';
 
 /*
@@ -119,7 +119,30 @@ async function ordersOf(doc: CheckoutRecord): Promise<OrderDoc[]> {
 async function writeLineOrders(
   doc: CheckoutRecord,
   paid?: { transactionId: string; paidAt: Date },
+  { fresh = false } = {},
 ): Promise<void> {
+  if (fresh) {
+    // Just committed by this request: none is written yet, so all go in one command.
+    await OrderModel.insertMany(
+      doc.lines.map((line) => ({
+        _id: line.orderId,
+        partsId: line.partId,
+        uid: doc.uid,
+        user: doc.user,
+        userName: doc.userName ?? '',
+        qty: line.qty,
+        Parts: line.partName,
+        unitPriceCents: line.unitPriceCents,
+        priceCents: line.priceCents,
+        paid: false,
+        status: 'pending',
+        hold: 'held',
+        checkoutId: doc._id,
+      })),
+    );
+    for (const line of doc.lines) forgetMarks(line.partId, [plusMark(line.orderId, line.qty)]);
+    return;
+  }
   for (const line of doc.lines) {
     try {
       await OrderModel.create({
@@ -223,12 +246,9 @@ export async function placeCheckout(
             address: input.address,
             phone: input.phone,
           });
-          const short: typeof lines = [];
-          const taken: typeof lines = [];
-          for (const line of lines) {
-            if (await takeStock(reservation(line))) taken.push(line);
-            else short.push(line);
-          }
+          const took = await takeStocks(lines.map(reservation));
+          const taken = lines.filter((l) => took.has(l.orderId));
+          const short = lines.filter((l) => !took.has(l.orderId));
           if (short.length > 0) {
             await CheckoutModel.updateOne(
               { _id: checkoutId, state: 'reserving' },
@@ -253,7 +273,7 @@ export async function placeCheckout(
           ).lean<CheckoutRecord>();
           // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
           if (!commit) throw AppError.unavailable('The checkout could not be completed. Please try again.');
-          await writeLineOrders(commit);
+          await writeLineOrders(commit, undefined, { fresh: true });
           await dropNote(checkoutId);
           placed = true;
           await clearCheckedOut(caller.uid, lines);

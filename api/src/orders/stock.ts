@@ -1,6 +1,6 @@
 import { Types, type mongo } from 'mongoose';
 import type { Logger } from '../lib/logger';
-import { PartModel, type PartDoc } from '../parts/model';
+import { PartModel, partWrites, type PartDoc } from '../parts/model';
 import { OrderModel, OrderReleaseModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 
@@ -144,6 +144,47 @@ export async function takeStock(order: Reservation): Promise<PartDoc | null> {
     // No projection: FerretDB's findAndModify does not implement `fields`.
     { new: true },
   ).lean<PartDoc>();
+}
+
+/** The parts collection as the many-line take writes it: through the driver, in one command. */
+type StockDoc = { _id: Types.ObjectId; availableQty: number; qty: number; journal?: string[] };
+const stockDocs = () => PartModel.collection as unknown as mongo.Collection<StockDoc>;
+
+/**
+ * `takeStock` for many orders in one command (a checkout's lines): each line's update is the same
+ * conditional, idempotent step, sent together rather than one round trip each. Returns the ids of
+ * the orders whose stock was taken, read back from the journals when not every line was. The
+ * catalogue is told of the stock change as a hook would tell it.
+ */
+export async function takeStocks(orders: Reservation[]): Promise<Set<string>> {
+  const ids = orders.map((o) => String(o.partsId));
+  try {
+    const res = await stockDocs().bulkWrite(
+      orders.map((order) => {
+        const mark = plusMark(String(order._id), order.qty);
+        return {
+          updateOne: {
+            filter: {
+              _id: new Types.ObjectId(String(order.partsId)),
+              availableQty: { $gte: order.qty },
+              qty: { $lte: order.qty },
+              journal: { $ne: mark },
+            },
+            update: { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
+          },
+        };
+      }),
+      { ordered: false },
+    );
+    if (res.modifiedCount === orders.length) return new Set(orders.map((o) => String(o._id)));
+  } finally {
+    partWrites.announce({ ids });
+  }
+  const journals = await stockDocs()
+    .find({ _id: { $in: ids.map((id) => new Types.ObjectId(id)) } }, { projection: { journal: 1 } })
+    .toArray();
+  const marks = new Set(journals.flatMap((p) => p.journal ?? []));
+  return new Set(orders.filter((o) => marks.has(plusMark(String(o._id), o.qty))).map((o) => String(o._id)));
 }
 
 /** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
