@@ -1,11 +1,11 @@
-import { partInputSchema, stockChangeSchema } from '@motoparts/contracts';
+import { partFieldsSchema, stockChangeSchema } from '@motoparts/contracts';
 import type { z } from 'zod';
 import { choiceField, imageField, numberField, textField } from '../../lib/form-fields';
 
-const part = partInputSchema.shape;
+const part = partFieldsSchema.shape;
 
 /** Add Product: the text inputs, turned into the contract's payload (numbers as numbers). */
-export const addProductFormSchema = partInputSchema.extend({
+export const addProductFormSchema = partFieldsSchema.extend({
   name: textField(part.name, { label: 'Name' }),
   text: textField(part.text, { label: 'Description' }),
   price: numberField(part.price, { label: 'Price' }),
