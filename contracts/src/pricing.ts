@@ -34,16 +34,27 @@ const centsOf = (priced: { price: number } | { priceCents: number }): number =>
   'priceCents' in priced ? priced.priceCents : dollarsToCents(priced.price);
 
 /**
- * The unit price in cents of `qty` pieces of `part`: the price of the highest tier the quantity
- * reaches (the largest `fromQty` not above `qty`), else the part's own price. Tiers are stored in
- * ascending order, but the rule does not depend on it.
+ * The highest tier `qty` pieces reach: the one with the largest `fromQty` not above `qty`, if
+ * any. Tiers are stored in ascending order, but the rule does not depend on it.
  */
-export function unitPriceCentsOf(part: PricedPart, qty: number): number {
-  let reached: PriceTier | PriceTierCents | undefined;
-  for (const tier of part.priceTiers ?? []) {
+export function tierReached<T extends { fromQty: number }>(
+  tiers: readonly T[] | null | undefined,
+  qty: number,
+): T | undefined {
+  let reached: T | undefined;
+  for (const tier of tiers ?? []) {
     if (tier.fromQty <= qty && (!reached || tier.fromQty > reached.fromQty)) reached = tier;
   }
-  return centsOf(reached ?? part);
+  return reached;
+}
+
+/**
+ * The unit price in cents of `qty` pieces of `part`: the price of the highest tier the quantity
+ * reaches, else the part's own price.
+ */
+export function unitPriceCentsOf(part: PricedPart, qty: number): number {
+  const tiers: readonly (PriceTier | PriceTierCents)[] | null | undefined = part.priceTiers;
+  return centsOf(tierReached(tiers, qty) ?? part);
 }
 
 /** Where a tier list breaks the rules, as a path below `priceTiers` and what is wrong there. */

@@ -1,5 +1,11 @@
 import { partEditSchema, partInputSchema, STOCK_NOT_EDITABLE } from '../index';
-import { dollarsToCents, MAX_PRICE_TIERS, priceTierProblems, unitPriceCentsOf } from '../pricing';
+import {
+  dollarsToCents,
+  MAX_PRICE_TIERS,
+  priceTierProblems,
+  tierReached,
+  unitPriceCentsOf,
+} from '../pricing';
 
 const tiered = {
   price: 5,
@@ -49,6 +55,15 @@ describe('unitPriceCentsOf', () => {
   it('gives whole cents for prices whose binary form is not exact', () => {
     expect(dollarsToCents(4.35)).toBe(435);
     expect(unitPriceCentsOf({ price: 19.99, priceTiers: [{ fromQty: 200, price: 0.29 }] }, 200)).toBe(29);
+  });
+});
+
+describe('tierReached', () => {
+  it('is the tier of the largest fromQty reached, or none below the first', () => {
+    expect(tierReached(tiered.priceTiers, 499)).toBeUndefined();
+    expect(tierReached(tiered.priceTiers, 500)).toBe(tiered.priceTiers[0]);
+    expect(tierReached(tiered.priceTiers, 1000)).toBe(tiered.priceTiers[1]);
+    expect(tierReached(undefined, 1000)).toBeUndefined();
   });
 });
 
