@@ -1,4 +1,4 @@
-import type { PartCategory } from '@motoparts/contracts';
+import type { PartCategory, PriceTier } from '@motoparts/contracts';
 import type { Env } from './lib/env';
 import { firebaseAuth } from './lib/firebase';
 import { toCents } from './lib/money';
@@ -13,6 +13,8 @@ export interface SeedPart {
   price: number;
   availableQty: number;
   category: PartCategory;
+  /** Volume prices, so the demo shows them (above the minimum of 100, below `price`). */
+  priceTiers?: PriceTier[];
 }
 
 export const SEED_PARTS: SeedPart[] = [
@@ -23,6 +25,10 @@ export const SEED_PARTS: SeedPart[] = [
     price: 24.99,
     availableQty: 1500,
     category: 'parts',
+    priceTiers: [
+      { fromQty: 250, price: 23.49 },
+      { fromQty: 500, price: 21.99 },
+    ],
   },
   {
     slug: 'o-ring-drive-chain',
@@ -39,6 +45,10 @@ export const SEED_PARTS: SeedPart[] = [
     price: 12.5,
     availableQty: 3000,
     category: 'parts',
+    priceTiers: [
+      { fromQty: 500, price: 11.25 },
+      { fromQty: 1000, price: 10 },
+    ],
   },
   {
     slug: 'braided-brake-line-kit',
@@ -55,6 +65,10 @@ export const SEED_PARTS: SeedPart[] = [
     price: 9.75,
     availableQty: 2500,
     category: 'parts',
+    priceTiers: [
+      { fromQty: 300, price: 9.25 },
+      { fromQty: 1000, price: 8.5 },
+    ],
   },
   {
     slug: 'led-headlight-bulb-h4',
@@ -158,6 +172,9 @@ export async function seedDatabase(): Promise<{ parts: number; reviews: number; 
           qty: 100,
           availableQty: p.availableQty,
           category: p.category,
+          ...(p.priceTiers
+            ? { priceTiers: p.priceTiers.map((t) => ({ fromQty: t.fromQty, priceCents: toCents(t.price) })) }
+            : {}),
         },
       },
       { upsert: true },

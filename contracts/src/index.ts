@@ -6,9 +6,11 @@
  */
 import { z } from 'zod';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, PART_SORTS } from './messages';
+import { MAX_PRICE_TIERS, priceTierProblems, type PriceTier } from './pricing';
 
-// Texts and constants live in a zod-free module so light pages can import them alone.
+// Texts, constants and the pricing rule live in zod-free modules so light pages can import them alone.
 export * from './messages';
+export * from './pricing';
 
 // In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
 // by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.
@@ -112,6 +114,9 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 
 // ---------- parts ----------
 
+/** A volume price on the wire: from `fromQty` pieces a line, `price` dollars a piece. */
+const priceTierWire = z.object({ fromQty: z.number().int(), price: z.number() });
+
 export const partSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -121,20 +126,84 @@ export const partSchema = z.object({
   qty: z.number().int(),
   availableQty: z.number().int(),
   category: z.enum(PART_CATEGORIES),
+  /** Volume prices, ascending by `fromQty`; absent when the part has none (pricing.ts prices a quantity). */
+  priceTiers: z.array(priceTierWire).optional(),
 });
 export type Part = z.infer<typeof partSchema>;
 
-export const partInputSchema = z.object({
+/**
+ * A part's volume prices as an admin writes them: at most MAX_PRICE_TIERS, each a whole quantity
+ * and a price like the part's. How they relate to each other and to the part (ascending
+ * quantities above the minimum order, falling prices below the part's) is `checkPriceTiers`.
+ */
+export const priceTiersSchema = z
+  .array(
+    z.object({
+      fromQty: z.number().int('must be an integer').min(2).max(10_000_000),
+      price: dollars,
+    }),
+  )
+  .max(MAX_PRICE_TIERS, `must have at most ${MAX_PRICE_TIERS} tiers`);
+
+/** The object-level half of the tier rules (pricing.ts), as issues on `priceTiers.<i>.<field>`. */
+export function checkPriceTiers(
+  part: { price: number; qty: number; priceTiers?: readonly PriceTier[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  for (const problem of priceTierProblems(part)) {
+    ctx.addIssue({ code: 'custom', path: ['priceTiers', ...problem.path], message: problem.message });
+  }
+}
+
+const partMinimumQty = z.number().int('must be an integer').min(1).max(1_000_000);
+
+/**
+ * POST /parts, field by field. A form builds on these fields (`.extend`) and adds the tier rules
+ * with `checkPriceTiers`, as `partInputSchema` does.
+ */
+export const partFieldsSchema = z.object({
   name: text(120),
   text: longText(2000),
   img: imageUrlSchema,
   price: dollars,
-  qty: z.number().int('must be an integer').min(1).max(1_000_000),
+  qty: partMinimumQty,
   availableQty: count,
   // Optional so clients written before categories keep working.
   category: z.enum(PART_CATEGORIES).default(DEFAULT_PART_CATEGORY),
+  priceTiers: priceTiersSchema.optional(),
 });
+
+/** POST /parts. */
+export const partInputSchema = partFieldsSchema.superRefine(checkPriceTiers);
 export type PartInput = z.infer<typeof partInputSchema>;
+
+/** What PUT /parts/:id says to a body that carries the stock. */
+export const STOCK_NOT_EDITABLE = 'changes only through restock and orders';
+
+/**
+ * PUT /parts/:id: the part's own fields, never its stock (`availableQty` moves only through
+ * restocks, write-offs and orders, which keep the stock journal's invariant; a body carrying it
+ * is refused, naming it). `category` and `priceTiers` are kept when not sent; `priceTiers: []`
+ * removes the tiers.
+ */
+export const partEditSchema = z
+  .object({
+    name: text(120),
+    text: longText(2000),
+    img: imageUrlSchema,
+    price: dollars,
+    qty: partMinimumQty,
+    category: z.enum(PART_CATEGORIES).optional(),
+    priceTiers: priceTiersSchema.optional(),
+    // Any value is refused (absent is the only valid form): documented as `not: {}`.
+    availableQty: z
+      .unknown()
+      .refine((v) => v === undefined, { error: STOCK_NOT_EDITABLE })
+      .optional()
+      .meta({ description: `Refused: the stock ${STOCK_NOT_EDITABLE}.`, not: {} }),
+  })
+  .superRefine(checkPriceTiers);
+export type PartEdit = z.infer<typeof partEditSchema>;
 
 export const partListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -85,6 +85,19 @@ const ROWS: Row[] = [
     expect: { anon: 401, customer: 403, other: 403, admin: 201 },
   },
   {
+    name: 'PUT /parts/:id',
+    method: 'PUT',
+    path: (f) => `/parts/${f.partId}`,
+    body: () => ({
+      name: 'Matrix Part',
+      text: 'Edited by the matrix.',
+      img: '/images/parts/x.svg',
+      price: 5,
+      qty: 100,
+    }),
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
     name: 'DELETE /parts/:id',
     method: 'DELETE',
     path: async () => `/parts/${await insertPart()}`,

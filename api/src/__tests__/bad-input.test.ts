@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Kind = 'string' | 'number';
+type Kind = 'string' | 'number' | 'array';
 interface Endpoint {
   name: string;
   method: string;
@@ -63,6 +63,30 @@ const ENDPOINTS: Endpoint[] = [
       price: req('number'),
       qty: req('number'),
       availableQty: req('number'),
+      priceTiers: opt('array'),
+    },
+  },
+  {
+    name: 'PUT /parts/:id',
+    method: 'PUT',
+    path: () => `/parts/${partId}`,
+    as: 'admin',
+    valid: () => ({
+      name: 'Edited Part',
+      text: 'Edited text.',
+      img: '/images/parts/x.svg',
+      price: 19.5,
+      qty: 100,
+      priceTiers: [{ fromQty: 500, price: 18 }],
+    }),
+    fields: {
+      name: req('string'),
+      text: req('string'),
+      img: req('string'),
+      price: req('number'),
+      qty: req('number'),
+      category: opt('string'),
+      priceTiers: opt('array'),
     },
   },
   {
@@ -314,6 +338,7 @@ describe('malformed path parameters and queries', () => {
   const idRoutes: [string, (id: string) => string, 'customer' | 'admin', unknown?][] = [
     ['GET', (id) => `/parts/${id}`, 'customer'],
     ['DELETE', (id) => `/parts/${id}`, 'admin'],
+    ['PUT', (id) => `/parts/${id}`, 'admin', { name: 'x', text: 'x', img: '/x.svg', price: 1, qty: 1 }],
     ['PUT', (id) => `/restockQty/${id}`, 'admin', { quantity: 1 }],
     ['GET', (id) => `/order/${id}`, 'customer'],
     ['DELETE', (id) => `/order/${id}`, 'customer'],

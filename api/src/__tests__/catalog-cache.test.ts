@@ -464,6 +464,29 @@ describe('CatalogCache', () => {
     ['updateOne', { _id: 'a'.repeat(24) }, { $set: { qty: 3, updatedAt: new Date() } }, {}, 'one'],
     ['updateOne', { _id: 'a'.repeat(24) }, { $set: { name: 'Renamed' } }, {}, 'all'],
     ['updateOne', { _id: 'a'.repeat(24) }, { $set: { priceCents: 1 } }, {}, 'all'],
+    // An edit (PUT /parts/:id) renames and reprices: every answer may have changed.
+    [
+      'findOneAndUpdate',
+      { _id: 'a'.repeat(24), $or: [{ 'priceTiers.0': { $exists: false } }] },
+      { $set: { name: 'Renamed', text: 't', img: '/i.svg', priceCents: 1, qty: 100 } },
+      {},
+      'all',
+    ],
+    [
+      'findOneAndUpdate',
+      { _id: 'a'.repeat(24) },
+      { $set: { name: 'R' }, $unset: { priceTiers: '' } },
+      {},
+      'all',
+    ],
+    // A raise of the minimum guarded by the first tier is still one part's in-place change.
+    [
+      'findOneAndUpdate',
+      { $or: [{ 'priceTiers.0': { $exists: false } }], _id: 'a'.repeat(24), qty: { $lte: 300 } },
+      { $set: { qty: 300 } },
+      {},
+      'one',
+    ],
     ['updateOne', { slug: 'x' }, { $inc: { availableQty: 1 } }, {}, 'all'],
     ['updateOne', { _id: { $in: ['a'.repeat(24)] } }, { $inc: { availableQty: 1 } }, {}, 'all'],
     ['updateOne', { _id: 'a'.repeat(24) }, { $inc: { availableQty: 1 } }, { upsert: true }, 'all'],

@@ -27,6 +27,7 @@ const ACCESS: Record<string, Access> = {
   'GET /parts': 'public',
   'GET /parts/:id': 'public',
   'POST /parts': 'admin',
+  'PUT /parts/:id': 'admin',
   'DELETE /parts/:id': 'admin',
   'PUT /restockQty/:id': 'admin',
   'PUT /reduceQty/:id': 'admin',
@@ -179,6 +180,7 @@ describe('OpenAPI document', () => {
     expect(names(doc.paths['/webhooks/stripe']?.post, 'header')).toEqual(['Stripe-Signature']);
     for (const [path, method] of [
       ['/parts', 'post'],
+      ['/parts/{id}', 'put'],
       ['/order', 'post'],
       ['/order/{id}', 'patch'],
       ['/order/{id}/status', 'patch'],

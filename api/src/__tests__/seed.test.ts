@@ -1,3 +1,4 @@
+import { priceTierProblems } from '@motoparts/contracts';
 import { PartModel } from '../parts/model';
 import { ReviewModel } from '../reviews/model';
 import { UserModel } from '../users/model';
@@ -21,6 +22,14 @@ it('is idempotent: a second run duplicates nothing and keeps stock changed since
   expect((await PartModel.findOne({ slug: 'iridium-spark-plug' }).lean())?.availableQty).toBe(2900);
   expect(SEED_PARTS.length).toBeGreaterThanOrEqual(6);
   const parts = await PartModel.find({}).lean();
+  // Some demo parts show volume prices, every one valid by the contract's rules.
+  expect(parts.filter((p) => p.priceTiers?.length).length).toBeGreaterThanOrEqual(2);
+  for (const p of SEED_PARTS) {
+    expect({ slug: p.slug, problems: priceTierProblems({ ...p, qty: 100 }) }).toEqual({
+      slug: p.slug,
+      problems: [],
+    });
+  }
   for (const p of parts) {
     expect(p.qty).toBe(100);
     expect(p.availableQty).toBeGreaterThanOrEqual(1000);

@@ -1,4 +1,4 @@
-import { ADMIN_CANNOT_ORDER, type Order, type OrderInput } from '@motoparts/contracts';
+import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, unitPriceCentsOf } from '@motoparts/contracts';
 import { Types } from 'mongoose';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
@@ -64,6 +64,8 @@ async function reserveAndWrite(
     part = earlier;
   }
   const userName = (input.userName?.trim() || caller.name).slice(0, 120);
+  // The quantity's tier price, from the same answer: the one pricing rule (contracts/src/pricing.ts).
+  const unitPriceCents = unitPriceCentsOf(part, input.qty);
   try {
     // Name and price come from the part's own update (the authority), so placing costs no read.
     const doc = await OrderModel.create({
@@ -74,8 +76,8 @@ async function reserveAndWrite(
       userName,
       qty: input.qty,
       Parts: part.name,
-      unitPriceCents: part.priceCents,
-      priceCents: part.priceCents * input.qty,
+      unitPriceCents,
+      priceCents: unitPriceCents * input.qty,
       paid: false,
       status: 'pending',
       hold: 'held',

@@ -1,6 +1,15 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
-import { DEFAULT_PART_CATEGORY, PART_CATEGORIES } from '@motoparts/contracts';
+import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, type PriceTierCents } from '@motoparts/contracts';
 import { writeFeed, type WriteQuery, type WriteScope } from '../lib/write-feed';
+
+/** A volume price: from `fromQty` pieces a line, `priceCents` a piece (contracts/src/pricing.ts). */
+const priceTierSchema = new Schema(
+  {
+    fromQty: { type: Number, required: true, min: 1 },
+    priceCents: { type: Number, required: true, min: 1 },
+  },
+  { _id: false },
+);
 
 const partSchema = new Schema(
   {
@@ -24,6 +33,13 @@ const partSchema = new Schema(
     journal: { type: [String], default: undefined },
     /** Department; parts stored before categories existed read as the default (parts/service.ts). */
     category: { type: String, enum: PART_CATEGORIES, default: DEFAULT_PART_CATEGORY },
+    /**
+     * Volume prices, ascending by `fromQty` (each above `qty`) with falling prices (each below
+     * `priceCents`), as the contract validates them; absent when the part has none. Guards that
+     * keep them valid against a new minimum or price read the first tier only, which the order
+     * makes sufficient (parts/service.ts).
+     */
+    priceTiers: { type: [priceTierSchema], default: undefined },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -84,5 +100,8 @@ export const partWrites = writeFeed(partSchema, ({ op, filter, update, options }
   catalogWriteScope(op, filter, update, options),
 );
 
-export type PartDoc = InferSchemaType<typeof partSchema> & { _id: Types.ObjectId };
+export type PartDoc = Omit<InferSchemaType<typeof partSchema>, 'priceTiers'> & {
+  _id: Types.ObjectId;
+  priceTiers?: PriceTierCents[] | null;
+};
 export const PartModel = model('Part', partSchema);

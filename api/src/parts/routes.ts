@@ -1,5 +1,6 @@
 import {
   minimumQtySchema,
+  partEditSchema,
   partInputSchema,
   partListQuerySchema,
   stockChangeSchema,
@@ -102,6 +103,28 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     },
   );
 
+  section.put(
+    '/parts/:id',
+    {
+      operationId: 'editPart',
+      summary: 'Edit a part',
+      description:
+        'Replaces the name, text, photo, price and minimum order (`qty`) and, when sent, the category and ' +
+        'the volume prices (`priceTiers`; `[]` removes them; not sent, they are kept). Never the stock: ' +
+        '`availableQty` changes only through restocks and orders, and a body carrying it is a 400. Tiers ' +
+        'sent must start above the `qty` and cost less than the `price` sent (400); kept tiers that the new ' +
+        '`qty` or `price` would cross are a 409.',
+      ok: { description: 'The part as stored.', body: PartSchema },
+      errors: [404, 409],
+    },
+    admin,
+    validate({ params: partIdParams, body: partEditSchema }),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await parts.editPart(params.id, body);
+    },
+  );
+
   section.delete(
     '/parts/:id',
     {
@@ -158,7 +181,10 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       {
         operationId: direction === 'increase' ? 'raiseMinimumQty' : 'lowerMinimumQty',
         summary: `${direction === 'increase' ? 'Raise' : 'Lower'} the minimum purchase quantity`,
-        description: `Only ${direction === 'increase' ? 'raises' : 'lowers'} it (409 otherwise).`,
+        description:
+          direction === 'increase'
+            ? "Only raises it, and only below the first of the part's `priceTiers` (409 otherwise)."
+            : 'Only lowers it (409 otherwise).',
         ok: { description: 'The part with its new minimum.', body: PartSchema },
         errors: [404, 409],
       },

@@ -4,7 +4,10 @@ import {
   PART_CATEGORIES,
   type Part,
   type PartCategory,
+  type PartEdit,
   type PartInput,
+  type PriceTier,
+  type PriceTierCents,
   type PartListQuery,
   type PartSort,
 } from '@motoparts/contracts';
@@ -22,8 +25,15 @@ export function toPart(doc: PartDoc): Part {
     qty: doc.qty,
     availableQty: doc.availableQty,
     category: categoryOf(doc.category),
+    // Only parts that have tiers carry the field, so the answers of the others are unchanged.
+    ...(doc.priceTiers?.length
+      ? { priceTiers: doc.priceTiers.map((t) => ({ fromQty: t.fromQty, price: toDollars(t.priceCents) })) }
+      : {}),
   };
 }
+
+const storedTiers = (tiers: readonly PriceTier[]): PriceTierCents[] =>
+  tiers.map((t) => ({ fromQty: t.fromQty, priceCents: toCents(t.price) }));
 
 /** Parts stored before categories existed have none: they are in the default one. */
 export function categoryOf(value: unknown): PartCategory {
@@ -200,6 +210,7 @@ export async function createPart(input: PartInput): Promise<Part> {
         qty: input.qty,
         availableQty: input.availableQty,
         category: input.category,
+        ...(input.priceTiers?.length ? { priceTiers: storedTiers(input.priceTiers) } : {}),
       });
       return toPart(doc.toObject());
     } catch (err) {
@@ -207,6 +218,60 @@ export async function createPart(input: PartInput): Promise<Part> {
     }
   }
   throw AppError.conflict('Too many products with this name already exist.');
+}
+
+/**
+ * A filter that matches a part only while its stored tiers (if any) start above `qty` and, when
+ * given, cost less than `priceCents`. Stored tiers ascend in quantity and fall in price, so the
+ * first tier decides. It is addressed by index (`priceTiers.0.…`): the embedded FerretDB matches
+ * that as MongoDB does, but not a `$not` or `$elemMatch` through the array.
+ */
+function tiersStayValid(qty: number, priceCents?: number): Record<string, unknown> {
+  const first: Record<string, unknown> = { 'priceTiers.0.fromQty': { $gt: qty } };
+  if (priceCents !== undefined) first['priceTiers.0.priceCents'] = { $lt: priceCents };
+  return { $or: [{ 'priceTiers.0': { $exists: false } }, first] };
+}
+
+/** The 409 for a minimum order or price that the part's stored tiers do not fit. */
+function tiersConflict(doc: PartDoc, change: string): AppError {
+  const first = doc.priceTiers?.[0];
+  // No tiers now: they were removed between the refused update and this read.
+  if (!first) return AppError.conflict('The part changed while it was being edited. Please try again.');
+  const price = `$${toDollars(first.priceCents).toFixed(2)}`;
+  return AppError.conflict(
+    `The part's priceTiers start at ${first.fromQty} pcs for ${price}: the minimum order must stay below ${first.fromQty} and the price above ${price}. ${change}`,
+    { priceTiers: toPart(doc).priceTiers },
+  );
+}
+
+/**
+ * PUT /parts/:id: the part's name, text, photo, price, minimum order and, when sent, category and
+ * tiers (`[]` removes them), in one update by `_id`. Never the stock or its journal: they move only
+ * through restocks, write-offs and orders (the stock invariant, api/README.md). Tiers sent with
+ * the edit were checked against its own minimum and price (400); kept tiers are checked against
+ * them in the update's filter, so a concurrent change cannot slip between check and write (409).
+ */
+export async function editPart(id: string, edit: PartEdit): Promise<Part> {
+  const priceCents = toCents(edit.price);
+  const set: Record<string, unknown> = {
+    name: edit.name,
+    text: edit.text,
+    img: edit.img,
+    priceCents,
+    qty: edit.qty,
+  };
+  if (edit.category) set.category = edit.category;
+  const update: Record<string, unknown> = { $set: set };
+  let filter: Record<string, unknown> = { _id: id };
+  if (edit.priceTiers === undefined) filter = { _id: id, ...tiersStayValid(edit.qty, priceCents) };
+  else if (edit.priceTiers.length > 0) set.priceTiers = storedTiers(edit.priceTiers);
+  else update.$unset = { priceTiers: '' };
+
+  const doc = await PartModel.findOneAndUpdate(filter, update, { new: true }).lean<PartDoc>();
+  if (doc) return toPart(doc);
+  const current = await PartModel.findById(id).lean<PartDoc>();
+  if (!current) throw AppError.notFound('Part');
+  throw tiersConflict(current, 'Send priceTiers with this change to replace them.');
 }
 
 export async function deletePart(id: string): Promise<void> {
@@ -240,7 +305,8 @@ export async function reduceStock(id: string, quantity: number): Promise<Part> {
 
 /**
  * Sets the minimum purchase quantity. `increase` only raises it and `decrease` only lowers it,
- * checked in the same conditional update (no read-then-write).
+ * and a raise stays below the part's first price tier, checked in the same conditional update
+ * (no read-then-write).
  */
 export async function setMinimumQty(
   id: string,
@@ -248,14 +314,21 @@ export async function setMinimumQty(
   direction: 'increase' | 'decrease',
 ): Promise<Part> {
   const guard = direction === 'increase' ? { $lte: newQuantity } : { $gte: newQuantity };
+  const filter =
+    direction === 'increase'
+      ? { ...tiersStayValid(newQuantity), _id: id, qty: guard }
+      : { _id: id, qty: guard };
   const doc = await PartModel.findOneAndUpdate(
-    { _id: id, qty: guard },
+    filter,
     { $set: { qty: newQuantity } },
     { new: true },
   ).lean<PartDoc>();
   if (doc) return toPart(doc);
-  const exists = await PartModel.exists({ _id: id });
-  if (!exists) throw AppError.notFound('Part');
+  const current = await PartModel.findById(id).lean<PartDoc>();
+  if (!current) throw AppError.notFound('Part');
+  if (direction === 'increase' && current.qty <= newQuantity) {
+    throw tiersConflict(current, 'Change the tiers first (PUT /parts/:id).');
+  }
   throw AppError.conflict(
     direction === 'increase'
       ? 'The new minimum quantity is lower than the current one; use decreaseQty.'

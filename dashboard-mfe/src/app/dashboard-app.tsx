@@ -33,6 +33,8 @@ const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   reviews: lazy(() => import('../features/reviews/pages/manage-reviews')),
 };
 const PaymentPage = lazy(() => import('../features/payments/pages/payment-page'));
+/** Manage Products' Edit: not a menu item, but the same audience as the page it is opened from. */
+const EditProduct = lazy(() => import('../features/products/pages/edit-product'));
 
 /**
  * While My Profile's chunk is still on its way: the top of that page from the session, the same
@@ -107,6 +109,16 @@ export default function DashboardApp() {
               />
             );
           })}
+          <Route
+            path="editProduct/:id"
+            element={
+              <PageGuard path="manageProduct">
+                <Suspense fallback={<Loading />}>
+                  <EditProduct />
+                </Suspense>
+              </PageGuard>
+            }
+          />
           <Route
             path="payment/:id"
             element={

@@ -1,7 +1,7 @@
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS, isInStock, isLowStock } from '@motoparts/contracts/messages';
-import { assetUrl, formatPrice, selectIsAdmin, useAppSelector } from '@motoparts/state';
+import { assetUrl, formatCount, formatPrice, selectIsAdmin, useAppSelector } from '@motoparts/state';
 import type { Part } from '@motoparts/contracts';
 import { PartFacts } from './part-facts';
 
@@ -49,6 +49,8 @@ export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
   const isAdmin = useAppSelector(selectIsAdmin);
   const buyable = isInStock(part);
   const href = `/purchase/${part._id}`;
+  // Tiers ascend with falling prices: the last one is the lowest price a line can reach.
+  const best = part.priceTiers?.at(-1);
 
   // docs/product.md: admins cannot buy; they are told so and stay on the page.
   const onPurchase = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -76,6 +78,11 @@ export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
         </h3>
         <p className="part-price">
           {formatPrice(part.price)} <span>per piece</span>
+          {best && (
+            <span className="part-tier">
+              from {formatPrice(best.price)} at {formatCount(best.fromQty)} pcs
+            </span>
+          )}
         </p>
         <PartFacts part={part} />
         {buyable ? (

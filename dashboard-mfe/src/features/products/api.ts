@@ -1,8 +1,8 @@
-import type { Part, PartInput } from '@motoparts/contracts';
+import type { Part, PartEdit, PartInput } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, stockTags } from '@motoparts/state';
 
 /**
- * Add Product and Manage Products. The lists of parts are the shared kit's catalog reads
+ * Add Product, Manage Products and Edit. The lists of parts are the shared kit's catalog reads
  * (`useGetPartsQuery`); these writes refresh them, the home page's grid included.
  */
 export const productsApi = baseApi.injectEndpoints({
@@ -10,6 +10,11 @@ export const productsApi = baseApi.injectEndpoints({
     addPart: build.mutation<{ success: true; part: Part }, PartInput>({
       query: (body) => ({ url: '/parts', method: 'POST', body }),
       invalidatesTags: [LIST_TAGS.parts],
+    }),
+    editPart: build.mutation<Part, { id: string; edit: PartEdit }>({
+      query: ({ id, edit }) => ({ url: `/parts/${encodeURIComponent(id)}`, method: 'PUT', body: edit }),
+      // Name, price and tiers show in the part's page and in every list of parts.
+      invalidatesTags: (_res, _err, { id }) => stockTags(id),
     }),
     deletePart: build.mutation<{ success: true }, string>({
       query: (id) => ({ url: `/parts/${encodeURIComponent(id)}`, method: 'DELETE' }),
@@ -26,4 +31,5 @@ export const productsApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useAddPartMutation, useDeletePartMutation, useRestockPartMutation } = productsApi;
+export const { useAddPartMutation, useEditPartMutation, useDeletePartMutation, useRestockPartMutation } =
+  productsApi;

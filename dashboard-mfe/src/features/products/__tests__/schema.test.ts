@@ -1,5 +1,5 @@
 import { MESSAGES } from '@motoparts/contracts';
-import { addProductFormSchema, restockFormSchema } from '../schema';
+import { addProductFormSchema, editProductFormSchema, restockFormSchema } from '../schema';
 
 function messages(result: {
   success: boolean;
@@ -16,6 +16,7 @@ const product = {
   availableQty: '2000',
   img: 'https://example.com/disc.jpg',
   category: 'tools',
+  priceTiers: [] as { fromQty: string; price: string }[],
 };
 
 describe('Add Product form', () => {
@@ -29,7 +30,16 @@ describe('Add Product form', () => {
   });
 
   it('requires every field', () => {
-    const empty = { name: '', text: ' ', price: '', qty: '', availableQty: '', img: '', category: '' };
+    const empty = {
+      name: '',
+      text: ' ',
+      price: '',
+      qty: '',
+      availableQty: '',
+      img: '',
+      category: '',
+      priceTiers: [],
+    };
     expect(messages(addProductFormSchema.safeParse(empty))).toEqual({
       name: 'Name is required',
       text: 'Description is required',
@@ -79,6 +89,75 @@ describe('Add Product form', () => {
     expect(messages(addProductFormSchema.safeParse({ ...product, img: 'javascript:alert(1)' })).img).toMatch(
       /must be a web address/,
     );
+  });
+});
+
+/** Every message by its dotted path, for the tier rows' inputs. */
+function messagesByPath(result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+}
+
+describe('volume prices (Add Product and Edit)', () => {
+  const tiers = (...rows: [string, string][]) => rows.map(([fromQty, price]) => ({ fromQty, price }));
+
+  it('turns each row into a tier with numbers', () => {
+    const parsed = addProductFormSchema.parse({
+      ...product,
+      priceTiers: tiers(['500', '11.5'], ['1000', '10']),
+    });
+    expect(parsed.priceTiers).toEqual([
+      { fromQty: 500, price: 11.5 },
+      { fromQty: 1000, price: 10 },
+    ]);
+  });
+
+  it("checks each row's inputs in the form's words", () => {
+    const result = addProductFormSchema.safeParse({
+      ...product,
+      priceTiers: tiers(['', 'ten'], ['10.5', '9.999']),
+    });
+    expect(messagesByPath(result)).toEqual({
+      'priceTiers.0.fromQty': 'From quantity is required',
+      'priceTiers.0.price': 'Tier price must be a number',
+      'priceTiers.1.fromQty': 'From quantity must be a whole number',
+      'priceTiers.1.price': 'Tier price must have at most two decimals',
+    });
+  });
+
+  it('checks the rows against the minimum, the price and each other, on the row that breaks the rule', () => {
+    const result = addProductFormSchema.safeParse({
+      ...product,
+      priceTiers: tiers(['100', '12.5'], ['90', '13']),
+    });
+    expect(messagesByPath(result)).toEqual({
+      'priceTiers.0.fromQty': 'From quantity must be above the minimum order quantity (100)',
+      'priceTiers.0.price': "Tier price must be below the part's price",
+      'priceTiers.1.fromQty': "From quantity must be above the previous tier's quantity (100)",
+      'priceTiers.1.price': "Tier price must be below the previous tier's price",
+    });
+  });
+
+  it('takes at most 5 rows', () => {
+    const six = tiers(['200', '12'], ['300', '11'], ['400', '10'], ['500', '9'], ['600', '8'], ['700', '7']);
+    expect(messagesByPath(addProductFormSchema.safeParse({ ...product, priceTiers: six }))).toEqual({
+      priceTiers: 'At most 5 volume prices',
+    });
+    expect(addProductFormSchema.safeParse({ ...product, priceTiers: six.slice(0, 5) }).success).toBe(true);
+  });
+
+  it('Edit sends the same fields and tiers but never the stock', () => {
+    const parsed = editProductFormSchema.parse({ ...product, priceTiers: tiers(['500', '11.5']) });
+    expect(parsed).toEqual({
+      name: product.name,
+      text: product.text,
+      img: product.img,
+      price: 12.5,
+      qty: 100,
+      category: 'tools',
+      priceTiers: [{ fromQty: 500, price: 11.5 }],
+      availableQty: undefined,
+    });
+    expect(JSON.parse(JSON.stringify(parsed))).not.toHaveProperty('availableQty');
   });
 });
 

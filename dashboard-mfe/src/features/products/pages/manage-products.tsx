@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Part } from '@motoparts/contracts';
 import { assetUrl, errorMessage, formatCount, formatPrice, useGetPartsQuery } from '@motoparts/state';
@@ -9,7 +10,7 @@ import { RestockForm } from '../components/restock-form';
 
 const PAGE_SIZE = 20;
 
-/** docs/product.md (admin): every product with its stock; delete (confirmed) and restock. */
+/** docs/product.md (admin): every product with its stock; edit, restock and delete (confirmed). */
 export default function ManageProducts() {
   const [page, setPage] = useState(1);
   const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });
@@ -39,7 +40,7 @@ export default function ManageProducts() {
         what="products"
         empty="No products yet."
         label="Products table"
-        columns={['Photo', 'Name', 'Price', 'Minimum order', 'In stock', 'Restock', 'Delete']}
+        columns={['Photo', 'Name', 'Price', 'Minimum order', 'In stock', 'Restock', 'Edit', 'Delete']}
         renderRow={(part) => (
           <tr key={part._id} data-part-id={part._id}>
             <td>
@@ -58,6 +59,15 @@ export default function ManageProducts() {
             <td data-testid="stock">{formatCount(part.availableQty)}</td>
             <td>
               <RestockForm part={part} />
+            </td>
+            <td>
+              <Link
+                className="btn btn-outline"
+                to={`/dashboard/editProduct/${part._id}`}
+                aria-label={`Edit ${part.name}`}
+              >
+                Edit
+              </Link>
             </td>
             <td>
               <button

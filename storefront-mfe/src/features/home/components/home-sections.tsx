@@ -1,14 +1,15 @@
 import { Link } from 'react-router-dom';
 import { StoreProvider } from '@motoparts/state';
 import { Testimonials } from '../../../components/testimonials';
-import { ensureStorefrontStyles } from '../../../styles';
+import { ensurePageStyles } from '../../../styles/pages';
 import { BusinessSummary } from './business-summary';
 import { ContactForm } from './contact-form';
 import { LoginCardSlot } from './login-card-slot';
 import { PartsGrid } from './parts-grid';
 import { PartsSection } from './parts-section';
 
-ensureStorefrontStyles();
+// The home page has the first screens' rules before it renders these (home-page.tsx).
+ensurePageStyles();
 
 /**
  * Everything of the home page below its first screen: the parts, reviews, summary and contact.

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ADMIN_CANNOT_ORDER } from '@motoparts/contracts/messages';
+import { tierReached, unitPriceCentsOf } from '@motoparts/contracts/pricing';
 import type { Order, Part } from '@motoparts/contracts';
 import {
   errorDetails,
@@ -81,6 +82,9 @@ export function PurchaseForm({ part }: { part: Part }) {
   };
 
   const orderable = canOrder(qty, bounds);
+  // The server prices the order by the same rule, so the total shown is the total charged.
+  const unitCents = unitPriceCentsOf(part, qty);
+  const tier = tierReached(part.priceTiers, qty);
 
   return (
     <form className="card purchase-form" onSubmit={(e) => void onSubmit(e)} aria-labelledby="order-heading">
@@ -111,7 +115,10 @@ export function PurchaseForm({ part }: { part: Part }) {
       </div>
 
       <p className="order-total">
-        Total: <strong data-testid="order-total">{formatPrice(qty * part.price)}</strong>
+        Unit price: <strong data-testid="unit-price">{formatPrice(unitCents / 100)}</strong>
+        {tier && ` (volume price from ${formatCount(tier.fromQty)} pcs)`}
+        <br />
+        Total: <strong data-testid="order-total">{formatPrice((unitCents * qty) / 100)}</strong>
       </p>
 
       <div className="form-field">

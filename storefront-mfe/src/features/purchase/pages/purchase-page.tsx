@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import { CATEGORY_LABELS } from '@motoparts/contracts/messages';
-import { errorMessage, errorStatus, formatPrice, useGetPartQuery } from '@motoparts/state';
+import { errorMessage, errorStatus, formatCount, formatPrice, useGetPartQuery } from '@motoparts/state';
 import { PartImage, StockBadge } from '../../../components/part-card';
 import { PartFacts } from '../../../components/part-facts';
 import { ensureStorefrontStyles } from '../../../styles';
@@ -56,6 +56,16 @@ export default function PurchasePage() {
             {formatPrice(part.price)} <span>per piece</span>
           </p>
           <PartFacts part={part} availableTestId="available-qty" />
+          {part.priceTiers && (
+            <dl className="part-facts" aria-label="Volume prices" data-testid="price-tiers">
+              {part.priceTiers.map((tier) => (
+                <div key={tier.fromQty}>
+                  <dt>From {formatCount(tier.fromQty)} pcs</dt>
+                  <dd>{formatPrice(tier.price)} per piece</dd>
+                </div>
+              ))}
+            </dl>
+          )}
         </section>
         {/* Keyed by part so a different part starts again at its own minimum. */}
         <PurchaseForm key={part._id} part={part} />
