@@ -4,6 +4,7 @@ import {
   type Cart,
   type CartLine,
   type CartProblemCode,
+  unitPriceCentsOf,
 } from '@motoparts/contracts';
 import { Types } from 'mongoose';
 import type { Caller } from '../http/context';
@@ -11,7 +12,6 @@ import { AppError } from '../lib/app-error';
 import { toDollars } from '../lib/money';
 import { PartModel, type PartDoc } from '../parts/model';
 import { CartModel, type CartDoc } from './model';
-import { unitPriceCentsOf } from './pricing';
 
 /**
  * The cart each customer keeps in the API (`_id` = uid), so it follows them across reloads,
