@@ -1,6 +1,9 @@
 import type { Cart, Checkout, CheckoutInput, PaymentIntent } from '@motoparts/contracts';
-import { baseApi } from './base-api';
-import { checkoutTag, LIST_TAGS, type AppTag } from './cache-tags';
+// The kit by its shared name, not by relative path: this entry is a shared module of its own, so a
+// container whose copy of it is chosen (its own, under a shell built before this entry existed)
+// still injects into the page's one baseApi, the share scope's, and not into a second one that
+// its relative import would bundle, whose cache no store holds (docs/build.md, "Shared singletons").
+import { baseApi, checkoutTag, LIST_TAGS, type AppTag } from '@motoparts/state';
 
 /** What a placed, paid or cancelled checkout changes: its orders' lists, its parts' stock, itself. */
 const checkoutChanged = (id: string): AppTag[] => [
@@ -38,7 +41,10 @@ export const cartApi = baseApi.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      invalidatesTags: (checkout) => [LIST_TAGS.cart, ...(checkout ? checkoutChanged(checkout.checkoutId) : [])],
+      invalidatesTags: (checkout) => [
+        LIST_TAGS.cart,
+        ...(checkout ? checkoutChanged(checkout.checkoutId) : []),
+      ],
     }),
     getCheckout: build.query<Checkout, string>({
       query: (id) => `/checkout/${id}`,

@@ -12,15 +12,24 @@ const featureApis = ['storefront-mfe', 'auth-mfe', 'dashboard-mfe'].flatMap((rem
     .filter((file) => existsSync(file));
 });
 
-// Injected into the one shared api, as they are in the browser.
+// Injected into the one shared api, as they are in the browser; the kit's own cart entry too.
 beforeAll(async () => {
+  await import('../cart-api');
   for (const file of featureApis) await import(file);
 });
 
 describe('cache tags', () => {
   it('every tag a mutation of any remote invalidates is provided by some query', () => {
     expect(Object.keys(baseApi.endpoints)).toEqual(
-      expect.arrayContaining(['getParts', 'placeOrder', 'getMyOrders', 'cancelOrder', 'addPart']),
+      expect.arrayContaining([
+        'getParts',
+        'placeOrder',
+        'getMyOrders',
+        'cancelOrder',
+        'addPart',
+        'getCheckout',
+        'cancelCheckout',
+      ]),
     );
     expect(unprovidedTags(baseApi)).toEqual([]);
   });
