@@ -33,6 +33,7 @@ const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   reviews: lazy(() => import('../features/reviews/pages/manage-reviews')),
 };
 const PaymentPage = lazy(() => import('../features/payments/pages/payment-page'));
+const CheckoutPaymentPage = lazy(() => import('../features/payments/pages/checkout-payment-page'));
 /** Manage Products' Edit: not a menu item, but the same audience as the page it is opened from. */
 const EditProduct = lazy(() => import('../features/products/pages/edit-product'));
 
@@ -124,6 +125,15 @@ export default function DashboardApp() {
             element={
               <Suspense fallback={<Loading />}>
                 <PaymentPage />
+              </Suspense>
+            }
+          />
+          {/* One payment for every line of a checkout; its lines' own payment links lead here. */}
+          <Route
+            path="payment/checkout/:checkoutId"
+            element={
+              <Suspense fallback={<Loading />}>
+                <CheckoutPaymentPage />
               </Suspense>
             }
           />

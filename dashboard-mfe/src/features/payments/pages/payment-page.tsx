@@ -1,13 +1,11 @@
-import { lazy, Suspense, useReducer } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { MESSAGES } from '@motoparts/contracts';
+import { useReducer } from 'react';
+import { Link, Navigate, useParams } from 'react-router-dom';
 import { formatCount, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { LoadError, Loading } from '../../../components/status';
 import { useClaimPaymentMutation, useCreatePaymentIntentQuery, useGetOrderQuery } from '../api';
+import { CardPayment } from '../components/card-payment';
+import { AlreadyPaid, PaymentResult } from '../components/payment-result';
 import { cardPaymentReducer, initialCardPayment, orderPaymentPhase, pollIntervalFor } from '../payment-state';
-
-// Stripe (script loader + React bindings) is split out of the dashboard's first chunk.
-const StripeCardForm = lazy(() => import('../components/stripe-card-form'));
 
 /** docs/product.md: pay one order by card; Paid once Stripe has confirmed it to the server. */
 export default function PaymentPage() {
@@ -19,7 +17,11 @@ export default function PaymentPage() {
   // A second subscription that only polls while waiting for Stripe's word to reach the server.
   useGetOrderQuery(id, { pollingInterval: pollIntervalFor(phase), skip: phase !== 'processing' });
   const paidBeforeVisit = Boolean(order.data?.paid) && !state.transactionId;
-  const intent = useCreatePaymentIntentQuery(id, { skip: !order.data || paidBeforeVisit });
+  // A line of a checkout is paid with its checkout (the API refuses an intent for it alone).
+  const checkoutId = order.data?.checkoutId;
+  const intent = useCreatePaymentIntentQuery(id, {
+    skip: !order.data || paidBeforeVisit || Boolean(checkoutId),
+  });
   const [claim, claimState] = useClaimPaymentMutation();
 
   function onSucceeded(transactionId: string) {
@@ -38,6 +40,8 @@ export default function PaymentPage() {
       </section>
     );
   }
+
+  if (checkoutId) return <Navigate to={`/dashboard/payment/checkout/${checkoutId}`} replace />;
 
   const o = order.data;
   return (
@@ -62,51 +66,26 @@ export default function PaymentPage() {
         <div className="card dash-pay">
           <h2>Pay by card</h2>
           {paidBeforeVisit ? (
-            <div role="status">
-              <p>
-                <span className="dash-badge dash-badge-paid">Paid</span> This order is already paid.
-              </p>
-              {o.transactionId && (
-                <p>
-                  Transaction id: <code>{o.transactionId}</code>
-                </p>
-              )}
-            </div>
+            <AlreadyPaid transactionId={o.transactionId}>This order is already paid.</AlreadyPaid>
           ) : (
-            <>
-              {intent.isError && (
-                <LoadError error={intent.error} what="the payment" onRetry={() => void intent.refetch()} />
-              )}
-              <Suspense fallback={<Loading what="the card form" />}>
-                <StripeCardForm
-                  clientSecret={intent.data?.clientSecret ?? null}
-                  billing={{ name: user?.displayName || o.userName || o.user, email: user?.email ?? o.user }}
-                  state={state}
-                  dispatch={dispatch}
-                  onSucceeded={onSucceeded}
-                />
-              </Suspense>
-            </>
+            <CardPayment
+              intentFailed={intent.isError}
+              intentError={intent.error}
+              onRetryIntent={() => void intent.refetch()}
+              clientSecret={intent.data?.clientSecret ?? null}
+              billing={{ name: user?.displayName || o.userName || o.user, email: user?.email ?? o.user }}
+              state={state}
+              dispatch={dispatch}
+              onSucceeded={onSucceeded}
+            />
           )}
           {state.transactionId && (
-            <div className="dash-success" role="status">
-              <p className="dash-success-title">{MESSAGES.paymentDone}</p>
-              <p>
-                Your transaction id: <code data-testid="transaction-id">{state.transactionId}</code>
-              </p>
-              {phase === 'processing' ? (
-                <p className="dash-processing">
-                  <span className="dash-badge dash-badge-processing">Processing</span> Waiting for Stripe to
-                  confirm the payment to our shop. This usually takes a few seconds.
-                  {claimState.isError && ' (We will keep checking.)'}
-                </p>
-              ) : (
-                <p>
-                  <span className="dash-badge dash-badge-paid">Paid</span> Your order is paid.{' '}
-                  <Link to="/dashboard/myOrder">See My Order</Link>
-                </p>
-              )}
-            </div>
+            <PaymentResult
+              transactionId={state.transactionId}
+              processing={phase === 'processing'}
+              claimFailed={claimState.isError}
+              paidText="Your order is paid."
+            />
           )}
         </div>
       </div>
