@@ -28,7 +28,10 @@ interface QueryTableProps<Row> {
   what: string;
   /** Defaults to "the {what}", which reads right for the admin lists; "your orders" needs no "the". */
   errorWhat?: string;
-  /** Shown instead of an empty table; leave it out to keep the (header-only) table. */
+  /**
+   * Shown instead of an empty table; leave it out to keep the (header-only) table, or give null
+   * to show nothing (the page shows its rows elsewhere, as My Order its checkouts).
+   */
   empty?: ReactNode;
   /** Names the scrollable region, so keyboard and screen-reader users can find and scroll it. */
   label: string;
@@ -77,7 +80,7 @@ export function QueryTable<Row>({
       {query.isError && (
         <LoadError error={query.error} what={errorWhat} onRetry={() => void query.refetch()} />
       )}
-      {showEmpty && <p className="card">{empty}</p>}
+      {showEmpty && empty !== null && <p className="card">{empty}</p>}
       {rows && !showEmpty && (
         <>
           <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>

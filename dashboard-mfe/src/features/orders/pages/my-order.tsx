@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Order } from '@motoparts/contracts';
@@ -6,15 +6,22 @@ import { errorMessage, formatCount, formatPrice, selectSessionUser, useAppSelect
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryTable } from '../../../components/query-table';
 import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api';
+import { groupOrders } from '../checkout-groups';
+import { CheckoutGroupCard } from '../components/checkout-group';
 import { PaidStatus } from '../components/paid-status';
 
-/** docs/product.md: the signed-in customer's orders; pay or cancel unpaid ones. */
+/**
+ * docs/product.md#my-order: the signed-in customer's orders; pay or cancel unpaid ones. The lines
+ * of a checkout are shown together, each checkout under its own heading, above the orders placed
+ * one by one (whose rows are the spec's).
+ */
 export default function MyOrder() {
   const email = useAppSelector(selectSessionUser)?.email ?? '';
   // A 401/403 here signs the user out (the endpoint's extraOptions); the shell then sends them to /login.
   const orders = useGetMyOrdersQuery(email, { skip: !email });
   const [cancelOrder, cancelling] = useCancelOrderMutation();
   const [toCancel, setToCancel] = useState<Order | null>(null);
+  const { checkouts, singles } = useMemo(() => groupOrders(orders.data ?? []), [orders.data]);
 
   async function confirmCancel() {
     if (!toCancel) return;
@@ -31,15 +38,21 @@ export default function MyOrder() {
   return (
     <section aria-labelledby="my-order-title">
       <h1 id="my-order-title">My Order</h1>
+      {checkouts.map((group) => (
+        <CheckoutGroupCard key={group.checkoutId} group={group} />
+      ))}
+      {checkouts.length > 0 && singles.length > 0 && <h2 className="dash-subtitle">Single orders</h2>}
       <QueryTable
         query={orders}
-        rows={orders.data}
+        rows={orders.data && singles}
         what="your orders"
         errorWhat="your orders"
         empty={
-          <>
-            You have no orders yet. <Link to="/parts">Browse the parts</Link> to place one.
-          </>
+          checkouts.length > 0 ? null : (
+            <>
+              You have no orders yet. <Link to="/parts">Browse the parts</Link> to place one.
+            </>
+          )
         }
         label="My orders table"
         columns={['Part', 'Quantity', 'Price', 'Payment']}

@@ -1,0 +1,130 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { MESSAGES, type Cart } from '@motoparts/contracts';
+import { baseApi, errorMessage, formatCount, formatPrice, partTag, useAppDispatch } from '@motoparts/state';
+import { useCancelCheckoutMutation, useOrderCheckoutAgainMutation } from '@motoparts/state/cart';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { checkoutDate, linesLabel, type CheckoutGroup } from '../checkout-groups';
+import { PaidStatus } from './paid-status';
+
+const COLUMNS = ['Part', 'Quantity', 'Price'] as const;
+
+/** What Order again's toast says: how many of the checkout's lines the cart took back. */
+function refilledText(group: CheckoutGroup, cart: Cart): string {
+  const back = group.orders.filter((o) =>
+    cart.lines.some((line) => line.partId === o.partsId && line.qty === o.qty),
+  ).length;
+  const all = group.orders.length;
+  if (back === all) return `${all === 1 ? 'The line is' : `All ${all} lines are`} back in your cart.`;
+  if (back === 0) return 'None of these lines could go back in your cart: their parts are sold out or gone.';
+  return `${back} of ${all} lines are back in your cart; the others are sold out or gone.`;
+}
+
+/**
+ * One checkout on My Order (docs/product.md#my-order): its lines under one heading, then one
+ * Payment and one Cancel while unpaid, one transaction id once paid, and Order again.
+ */
+export function CheckoutGroupCard({ group }: { group: CheckoutGroup }) {
+  const headingId = useId();
+  const dispatch = useAppDispatch();
+  const [confirming, setConfirming] = useState(false);
+  const [cancelCheckout, cancelling] = useCancelCheckoutMutation();
+  const [orderAgain, refilling] = useOrderCheckoutAgainMutation();
+  const date = checkoutDate(group.createdAt);
+  const lines = linesLabel(group.orders.length);
+  const title = `Checkout${date ? ` of ${date}` : ''} — ${lines} — ${formatPrice(group.total)}`;
+
+  async function confirmCancel() {
+    try {
+      await cancelCheckout(group.checkoutId).unwrap();
+      // Every line's pieces are back on sale: each part's own page shows its stock too.
+      dispatch(baseApi.util.invalidateTags(group.orders.map((o) => partTag(o.partsId))));
+      toast.success(`Checkout cancelled: ${lines} back on sale`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'The checkout could not be cancelled. Please try again.'));
+    }
+    setConfirming(false);
+  }
+
+  async function refill() {
+    try {
+      toast.success(refilledText(group, await orderAgain(group.checkoutId).unwrap()));
+    } catch (err) {
+      toast.error(errorMessage(err, 'The lines could not be put back in your cart. Please try again.'));
+    }
+  }
+
+  return (
+    <section className="card dash-checkout" aria-labelledby={headingId} data-checkout-id={group.checkoutId}>
+      <h2 id={headingId}>{title}</h2>
+      <table className="table" aria-labelledby={headingId}>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {group.orders.map((order) => (
+            <tr key={order._id} data-order-id={order._id}>
+              <th scope="row" data-label={COLUMNS[0]}>
+                {order.Parts}
+              </th>
+              <td data-label={COLUMNS[1]}>{formatCount(order.qty)}</td>
+              <td data-label={COLUMNS[2]}>{formatPrice(order.price)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="dash-checkout-foot">
+        {group.state === 'paid' ? (
+          <PaidStatus transactionId={group.transactionId} />
+        ) : group.state === 'expired' ? (
+          <span className="dash-muted" data-testid="checkout-expired">
+            Expired: not paid in time, the pieces went back to stock.
+          </span>
+        ) : (
+          <span className="dash-badge dash-badge-unpaid">Unpaid</span>
+        )}
+        <div className="dash-actions">
+          {group.state === 'unpaid' && (
+            <>
+              <Link className="btn btn-secondary" to={`/dashboard/payment/checkout/${group.checkoutId}`}>
+                Payment
+              </Link>
+              <button type="button" className="btn btn-outline" onClick={() => setConfirming(true)}>
+                Cancel checkout
+              </button>
+            </>
+          )}
+          <button
+            type="button"
+            className="btn btn-outline"
+            disabled={refilling.isLoading}
+            onClick={() => void refill()}
+          >
+            {refilling.isLoading ? 'Adding...' : 'Order again'}
+          </button>
+        </div>
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Cancel this checkout?"
+          confirmLabel="Yes, cancel checkout"
+          busy={cancelling.isLoading}
+          onConfirm={() => void confirmCancel()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{MESSAGES.confirmDelete}</p>
+          <p className="dash-muted">
+            Every line of it: {lines} for {formatPrice(group.total)}.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
