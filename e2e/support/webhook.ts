@@ -1,12 +1,13 @@
 import Stripe from 'stripe';
 import { API_URL, STRIPE_WEBHOOK_SECRET } from './env';
 
-/** Posts a signed `payment_intent.succeeded` event for an order, as Stripe would. */
-export async function postPaymentSucceeded(opts: {
-  orderId: string;
-  amountCents: number;
-  paymentIntentId?: string;
-}): Promise<Response> {
+/**
+ * Posts a signed `payment_intent.succeeded` event, as Stripe would: for one order (its id in the
+ * intent's metadata) or for a checkout (the checkout's id, as the API's intent for it carries).
+ */
+export async function postPaymentSucceeded(
+  opts: ({ orderId: string } | { checkoutId: string }) & { amountCents: number; paymentIntentId?: string },
+): Promise<Response> {
   const payload = JSON.stringify({
     id: `evt_e2e_${Date.now()}`,
     object: 'event',
@@ -19,7 +20,7 @@ export async function postPaymentSucceeded(opts: {
         amount_received: opts.amountCents,
         currency: 'usd',
         status: 'succeeded',
-        metadata: { orderId: opts.orderId },
+        metadata: 'checkoutId' in opts ? { checkoutId: opts.checkoutId } : { orderId: opts.orderId },
       },
     },
   });
