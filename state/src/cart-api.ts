@@ -1,8 +1,8 @@
 import type { Cart, Checkout, CheckoutInput, PaymentIntent } from '@motoparts/contracts';
-// The kit by its shared name, not by relative path: this entry is a shared module of its own, so a
-// container whose copy of it is chosen (its own, under a shell built before this entry existed)
-// still injects into the page's one baseApi, the share scope's, and not into a second one that
-// its relative import would bundle, whose cache no store holds (docs/build.md, "Shared singletons").
+// The kit by its shared name, not by relative path: this entry is a shared module of its own, and
+// the copy of it that runs may be a remote's (a container registers only what its code imports),
+// beside the shell's kit. A relative import would bundle a second baseApi into that copy, whose
+// endpoints no store serves; by name, every copy injects into the page's one (docs/build.md).
 import { baseApi, checkoutTag, LIST_TAGS, type AppTag } from '@motoparts/state';
 
 /** What a placed, paid or cancelled checkout changes: its orders' lists, its parts' stock, itself. */
