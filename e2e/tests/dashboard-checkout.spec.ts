@@ -58,6 +58,25 @@ async function openMyOrder(page: Page) {
   await expect(page.getByRole('heading', { name: 'My Order', level: 1 })).toBeVisible();
 }
 
+/** The containers that provided the loaded copies of a shared module (platform-federation.spec.ts). */
+async function loadedProviders(page: Page, lib: string): Promise<string[]> {
+  return page.evaluate((name) => {
+    type Entry = { loaded?: boolean; from?: string };
+    const fed = (globalThis as { __FEDERATION__?: { __SHARE__?: Record<string, unknown> } }).__FEDERATION__;
+    const scopes = Object.values(fed?.__SHARE__ ?? {}) as Record<
+      string,
+      Record<string, Record<string, Entry>>
+    >[];
+    const found = new Set<string>();
+    for (const scope of scopes.flatMap((s) => Object.values(s))) {
+      for (const [version, entry] of Object.entries(scope[name] ?? {})) {
+        if (entry.loaded) found.add(`${entry.from}@${version}`);
+      }
+    }
+    return [...found];
+  }, lib);
+}
+
 const money = (dollars: number) =>
   `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
@@ -86,6 +105,9 @@ for (const width of [1280, 375]) {
         await expect(group.getByRole('link', { name: 'Payment' })).toHaveCount(1);
         await expect(group.getByRole('button', { name: 'Cancel checkout' })).toHaveCount(1);
         await expect(page.getByRole('button', { name: 'Cancel order' })).toHaveCount(0);
+        // One copy of the kit's cart entry runs, whichever container provided it (the shell does not
+        // use it, so the dashboard's own copy may be the one): it injects into the shared kit's api.
+        expect(await loadedProviders(page, '@motoparts/state/cart')).toHaveLength(1);
         await expectAccessible(page, 'My Order with a checkout');
         // Every action of the group is on screen and a 44 px tap target, at 375 px too.
         const boxes = await group
