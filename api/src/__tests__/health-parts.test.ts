@@ -45,6 +45,7 @@ describe('GET /parts', () => {
       'img',
       'name',
       'price',
+      'priceTiers',
       'qty',
       'text',
     ]);
