@@ -10,15 +10,22 @@ import { PaidStatus } from './paid-status';
 
 const COLUMNS = ['Part', 'Quantity', 'Price'] as const;
 
-/** What Order again's toast says: how many of the checkout's lines the cart took back. */
-function refilledText(group: CheckoutGroup, cart: Cart): string {
+/**
+ * Order again's toast: how many of the checkout's lines the cart took back (the API leaves out a
+ * line whose part is gone or short of stock, and says so only by its absence from the cart).
+ */
+function refilledToast(group: CheckoutGroup, cart: Cart): void {
   const back = group.orders.filter((o) =>
     cart.lines.some((line) => line.partId === o.partsId && line.qty === o.qty),
   ).length;
   const all = group.orders.length;
-  if (back === all) return `${all === 1 ? 'The line is' : `All ${all} lines are`} back in your cart.`;
-  if (back === 0) return 'None of these lines could go back in your cart: their parts are sold out or gone.';
-  return `${back} of ${all} lines are back in your cart; the others are sold out or gone.`;
+  if (back === all) {
+    toast.success(`${all === 1 ? 'The line is' : `All ${all} lines are`} back in your cart.`);
+  } else if (back === 0) {
+    toast.warning('None of these lines could go back in your cart: their parts are sold out or gone.');
+  } else {
+    toast.warning(`${back} of ${all} lines are back in your cart; the others are sold out or gone.`);
+  }
 }
 
 /**
@@ -49,7 +56,7 @@ export function CheckoutGroupCard({ group }: { group: CheckoutGroup }) {
 
   async function refill() {
     try {
-      toast.success(refilledText(group, await orderAgain(group.checkoutId).unwrap()));
+      refilledToast(group, await orderAgain(group.checkoutId).unwrap());
     } catch (err) {
       toast.error(errorMessage(err, 'The lines could not be put back in your cart. Please try again.'));
     }
