@@ -186,6 +186,18 @@ for (const width of [1280, 375]) {
           parts.map((p) => [p._id, p.qty]).sort(),
         );
 
+        // A part gone meanwhile stays out, and the toast says how many lines went back.
+        for (const part of parts) await api<Cart>('DELETE', `/cart/lines/${part._id}`, token);
+        const [gone, ...kept] = parts;
+        if (!gone) throw new Error('no part');
+        await deletePart(gone._id);
+        await group.getByRole('button', { name: 'Order again' }).click();
+        await expect(
+          page.getByText('2 of 3 lines are back in your cart; the others are sold out or gone.'),
+        ).toBeVisible();
+        const refilled = await api<Cart>('GET', '/cart', token);
+        expect(refilled.lines.map((l) => l.partId).sort()).toEqual(kept.map((p) => p._id).sort());
+
         // A line's own payment link leads to its checkout's page, which says it is paid.
         const line = checkout.orders[0];
         if (!line) throw new Error('the checkout has no line');

@@ -16,7 +16,14 @@ const COLUMNS = ['Part', 'Quantity', 'Price'] as const;
  */
 function refilledToast(group: CheckoutGroup, cart: Cart): void {
   const back = group.orders.filter((o) =>
-    cart.lines.some((line) => line.partId === o.partsId && line.qty === o.qty),
+    cart.lines.some(
+      (line) =>
+        line.partId === o.partsId &&
+        line.qty === o.qty &&
+        // A line already in the cart for a part since gone or short is not back in any usable way.
+        line.problem?.code !== 'deleted' &&
+        line.problem?.code !== 'stock',
+    ),
   ).length;
   const all = group.orders.length;
   if (back === all) {
