@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import mongoose from 'mongoose';
 import {
   buildApi,
   customerTokens,
