@@ -1,6 +1,8 @@
 import type { Cart, Checkout, CheckoutInput, PaymentIntent } from '@motoparts/contracts';
-import { baseApi } from './base-api';
-import { checkoutTag, LIST_TAGS, type AppTag } from './cache-tags';
+// The kit by its package name, not by relative paths: this entry is a shared module of its own,
+// and a relative import would put a second copy of baseApi (and its cache, outside the store) into
+// its chunk. By name, it is the page's one `@motoparts/state`, whichever container provides either.
+import { baseApi, checkoutTag, LIST_TAGS, type AppTag } from '@motoparts/state';
 
 /** What a placed, paid or cancelled checkout changes: its orders' lists, its parts' stock, itself. */
 const checkoutChanged = (id: string): AppTag[] => [
@@ -38,7 +40,10 @@ export const cartApi = baseApi.injectEndpoints({
         body,
         headers: { 'Idempotency-Key': idempotencyKey },
       }),
-      invalidatesTags: (checkout) => [LIST_TAGS.cart, ...(checkout ? checkoutChanged(checkout.checkoutId) : [])],
+      invalidatesTags: (checkout) => [
+        LIST_TAGS.cart,
+        ...(checkout ? checkoutChanged(checkout.checkoutId) : []),
+      ],
     }),
     getCheckout: build.query<Checkout, string>({
       query: (id) => `/checkout/${id}`,
