@@ -26,9 +26,11 @@ module.exports = function jestConfig(dir) {
     },
     moduleNameMapper: {
       '^@motoparts/contracts/messages$': src('contracts', 'messages.ts'),
+      '^@motoparts/contracts/contact$': src('contracts', 'contact.ts'),
       '^@motoparts/contracts$': src('contracts', 'index.ts'),
       '^@motoparts/state/standalone$': src('state', 'standalone.tsx'),
       '^@motoparts/state/frame$': src('state', 'frame.ts'),
+      '^@motoparts/state/cart$': src('state', 'cart-api.ts'),
       '^@motoparts/state$': src('state', 'index.ts'),
     },
     testEnvironmentOptions: { customExportConditions: ['source', 'node', 'require', 'default'] },

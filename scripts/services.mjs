@@ -222,10 +222,22 @@ export async function startStripeMock({ port, quiet = true }) {
 export async function startAuthEmulator({ port, quiet = true }) {
   mkdirSync(DATA_DIR, { recursive: true });
   const config = path.join(DATA_DIR, `firebase-${port}.json`);
+  // The emulator's hub and log server would otherwise take 4400 and 4500 (or the next free port),
+  // ports a stack on other PORT_* values may have been given for a front end, and may not yet
+  // have opened: each gets a port of the OS's choosing instead.
+  const hub = await freePort();
+  let logging = await freePort();
+  while (logging === hub) logging = await freePort();
   writeFileSync(
     config,
     JSON.stringify({
-      emulators: { auth: { port, host: '127.0.0.1' }, ui: { enabled: false }, singleProjectMode: true },
+      emulators: {
+        auth: { port, host: '127.0.0.1' },
+        hub: { port: hub, host: '127.0.0.1' },
+        logging: { port: logging, host: '127.0.0.1' },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
     }),
   );
   const firebaseBin = path.join(ROOT, 'node_modules', '.bin', 'firebase');

@@ -5,12 +5,20 @@
  * `{ "$gt": "" }` simply by demanding primitive types.
  */
 import { z } from 'zod';
+import {
+  DELIVERY_ADDRESS_MAX_LENGTH,
+  DELIVERY_PHONE_MIN_LENGTH,
+  PHONE_CHARACTERS,
+  PHONE_MAX_LENGTH,
+  PHONE_PATTERN,
+} from './contact';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, PART_SORTS } from './messages';
 import { MAX_PRICE_TIERS, priceTierProblems, type PriceTier } from './pricing';
 
 // Texts, constants and the pricing rule live in zod-free modules so light pages can import them alone.
 export * from './messages';
 export * from './pricing';
+export * from './contact';
 
 // In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
 // by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.
@@ -346,13 +354,10 @@ export type ReviewInput = z.infer<typeof reviewInputSchema>;
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** The characters a phone number may hold, as the profile forms and the API's message name them. */
-export const PHONE_CHARACTERS = 'digits, spaces and + ( ) - .';
-export const PHONE_PATTERN = /^[0-9+()\-.\s]*$/;
-
 /** The profile's free-text fields (education, location). */
 const profileText = () => line().trim().max(200);
-const phone = () => line().trim().max(40).regex(PHONE_PATTERN, `must contain only ${PHONE_CHARACTERS}`);
+const phone = () =>
+  line().trim().max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN, `must contain only ${PHONE_CHARACTERS}`);
 /** Empty (no profile link) or an http(s) URL. */
 const profileLink = () => z.union([z.literal(''), httpUrl]);
 
@@ -378,6 +383,8 @@ export const userSchema = profileFieldsSchema.extend({
   email: z.string(),
   name: z.string().optional(),
   role: z.enum(ROLES),
+  /** Where the last checkout was delivered (set by POST /checkout), offered at the next one. */
+  address: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -443,8 +450,8 @@ export type CartLineInput = z.infer<typeof cartLineInputSchema>;
 
 /** POST /checkout: where the parts go, saved to the profile for next time. */
 export const checkoutInputSchema = z.object({
-  address: longText(300),
-  phone: phone().min(5, 'is required'),
+  address: longText(DELIVERY_ADDRESS_MAX_LENGTH),
+  phone: phone().min(DELIVERY_PHONE_MIN_LENGTH, 'is required'),
 });
 export type CheckoutInput = z.infer<typeof checkoutInputSchema>;
 

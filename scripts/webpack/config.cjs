@@ -85,7 +85,12 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
           exclude: /node_modules/,
           options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
         },
-        { test: /\.css$/, type: 'asset/source' },
+        {
+          test: /\.css$/,
+          type: 'asset/source',
+          // Shipped as text inside the JavaScript: minified in production (css-minify-loader.cjs).
+          use: production ? [require.resolve('./css-minify-loader.cjs')] : [],
+        },
         { test: /\.(png|jpe?g|svg|webp)$/, type: 'asset/resource' },
       ],
     },

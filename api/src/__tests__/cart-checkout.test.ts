@@ -1,4 +1,4 @@
-import type { ApiError, Cart, Checkout, Order } from '@motoparts/contracts';
+import type { ApiError, Cart, Checkout, Order, User } from '@motoparts/contracts';
 import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
 import { expireDue } from '../orders/jobs';
@@ -144,6 +144,11 @@ describe('the checkout', () => {
     expect((await cartOf(customer)).body.lines).toEqual([]);
     const user = await UserModel.findOne({ email: customer.email }).lean();
     expect([user?.address, user?.phone]).toEqual([ADDRESS.address, ADDRESS.phone]);
+    // …and the profile answers with them, for the cart page to offer at the next checkout.
+    const profile = await call<User>(t.base, 'GET', `/user/${encodeURIComponent(customer.email)}`, {
+      token: customer.token,
+    });
+    expect([profile.body.address, profile.body.phone]).toEqual([ADDRESS.address, ADDRESS.phone]);
     // My Order lists the lines as orders of the checkout.
     const mine = await call<Order[]>(t.base, 'GET', `/order?user=${encodeURIComponent(customer.email)}`, {
       token: customer.token,

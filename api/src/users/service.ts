@@ -20,6 +20,7 @@ export function toUser(doc: StoredUser): User {
     location: doc.location ?? '',
     phone: doc.phone ?? '',
     linkedin: doc.linkedin ?? '',
+    address: doc.address ?? '',
   };
 }
 

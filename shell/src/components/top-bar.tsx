@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { requireStore, useSession } from '@motoparts/state/frame';
@@ -69,6 +69,20 @@ function AvatarMenu({ name, photo }: { name: string; photo: string | null }) {
   );
 }
 
+/**
+ * A customer's cart link, in a chunk of its own, loaded once the page is idle: no first screen
+ * shows it, and on the home page the store comes then too. If its code does not arrive, its box
+ * stays empty and the rest of the bar works on.
+ */
+const CartLink = lazy<ComponentType<{ onClick: () => void }>>(() =>
+  new Promise((idle) => (self.requestIdleCallback ?? setTimeout)(idle))
+    .then(() => Promise.all([import('./cart-link'), requireStore()]))
+    .then(
+      ([link]) => link,
+      () => ({ default: () => null }),
+    ),
+);
+
 export function TopBar() {
   const auth = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -129,6 +143,14 @@ export function TopBar() {
             </li>
           )}
         </ul>
+        {signedIn && !auth.admin && (
+          // Its box is there from the first render, so nothing in the bar moves when it arrives.
+          <div className="cart-slot">
+            <Suspense>
+              <CartLink onClick={close} />
+            </Suspense>
+          </div>
+        )}
         {signedIn && auth.user && (
           <AvatarMenu name={auth.user.displayName || auth.user.email} photo={auth.user.photoURL} />
         )}

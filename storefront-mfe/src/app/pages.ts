@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import BlogsPage from '../features/blogs/pages/blogs-page';
+import CartPage from '../features/cart/pages/cart-page';
 import CataloguePage from '../features/catalogue/pages/catalogue-page';
 import HomePage from '../features/home/pages/home-page';
 import PortfolioPage from '../features/portfolio/pages/portfolio-page';
@@ -17,6 +18,7 @@ export const pages: Record<string, ComponentType> = {
   ReviewsPage,
   PortfolioPage,
   PurchasePage,
+  CartPage,
 };
 
 /** The page that renders `module`; a route naming a module that is not here is a mistake in routes.ts. */

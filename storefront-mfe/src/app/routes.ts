@@ -16,4 +16,6 @@ export const routes: RemoteRoute[] = [
     protected: true,
     prefetch: { part: 'id' },
   },
+  // The profile holds the last delivery address and phone, which the cart's form starts with.
+  { path: '/cart', title: 'Cart', module: 'CartPage', protected: true, prefetch: { profileAt: '/cart' } },
 ];

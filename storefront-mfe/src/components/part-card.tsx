@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS, isInStock, isLowStock } from '@motoparts/contracts/messages';
 import { assetUrl, formatCount, formatPrice, selectIsAdmin, useAppSelector } from '@motoparts/state';
@@ -45,7 +45,7 @@ export function StockBadge({ part }: { part: Pick<Part, 'qty' | 'availableQty'> 
  * One part in a grid. The whole card opens the part (the name's link stretches over it); the
  * Purchase button sits above that link, and a sold-out part has none that can be pressed.
  */
-export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
+export function PartCard({ part, eager, children }: { part: Part; eager: boolean; children?: ReactNode }) {
   const isAdmin = useAppSelector(selectIsAdmin);
   const buyable = isInStock(part);
   const href = `/purchase/${part._id}`;
@@ -104,6 +104,7 @@ export function PartCard({ part, eager }: { part: Part; eager: boolean }) {
             Purchase
           </button>
         )}
+        {children}
       </div>
     </article>
   );

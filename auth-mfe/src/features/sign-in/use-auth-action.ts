@@ -3,18 +3,32 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, useAppDispatch, type AppDispatch } from '@motoparts/state';
 
 interface FromState {
-  from?: { pathname?: string; search?: string; hash?: string } | string;
+  from?: { pathname?: string; search?: string; hash?: string; state?: unknown } | string;
+}
+
+/** Where to go after signing in, and the history state to arrive with. */
+export interface ReturnTo {
+  path: string;
+  /**
+   * The state of the page that sent the visitor here, handed back to it: what it was asked to do
+   * before sign-in came in between (a catalogue card's Add to cart), so it can finish it.
+   */
+  state: unknown;
+}
+
+/** The protected page (or the page asking for sign-in) that sent the visitor here, else home. */
+export function returnTo(locationState: unknown): ReturnTo {
+  const from = (locationState as FromState | null)?.from;
+  if (typeof from === 'string') return { path: from.startsWith('/') ? from : '/', state: null };
+  if (from?.pathname?.startsWith('/') && from.pathname !== '/login' && from.pathname !== '/signup') {
+    return { path: `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`, state: from.state ?? null };
+  }
+  return { path: '/', state: null };
 }
 
 /** Where to go after signing in: the protected page that sent the visitor here, else home. */
-export function useReturnPath(): string {
-  const location = useLocation();
-  const from = (location.state as FromState | null)?.from;
-  if (typeof from === 'string') return from.startsWith('/') ? from : '/';
-  if (from?.pathname?.startsWith('/') && from.pathname !== '/login' && from.pathname !== '/signup') {
-    return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
-  }
-  return '/';
+export function useReturnTo(): ReturnTo {
+  return returnTo(useLocation().state);
 }
 
 /** The provider's own message, as docs/product.md asks; API failures carry ours. */
@@ -37,7 +51,7 @@ export function describeError(err: unknown): string {
 export function useAuthAction() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const returnPath = useReturnPath();
+  const back = useReturnTo();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -63,13 +77,13 @@ export function useAuthAction() {
       setNotice(null);
       try {
         await action(dispatch);
-        navigate(returnPath, { replace: true });
+        navigate(back.path, { replace: true, state: back.state });
       } catch (err) {
         setError(describeError(err));
         setBusy(false);
       }
     },
-    [dispatch, navigate, returnPath],
+    [dispatch, navigate, back.path, back.state],
   );
 
   return { busy, error, notice, run, runHere };

@@ -42,8 +42,9 @@ describe('route table (docs/product.md)', () => {
     }
   });
 
-  it('protects the purchase page and the dashboard', () => {
+  it('protects the purchase page, the cart and the dashboard', () => {
     expect(byPath('/purchase/:id')).toMatchObject({ module: 'PurchasePage', protected: true });
+    expect(byPath('/cart')).toMatchObject({ remote: 'storefront', module: 'CartPage', protected: true });
     expect(byPath('/dashboard/*')).toMatchObject({ remote: 'dashboard', protected: true });
   });
 
@@ -62,6 +63,7 @@ describe('route table (docs/product.md)', () => {
     expect(PAGES.map((p) => p.module).sort()).toEqual(
       [
         'BlogsPage',
+        'CartPage',
         'CataloguePage',
         'DashboardApp',
         'HomePage',

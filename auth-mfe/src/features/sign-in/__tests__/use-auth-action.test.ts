@@ -1,4 +1,4 @@
-import { describeError } from '../use-auth-action';
+import { describeError, returnTo } from '../use-auth-action';
 
 describe('describeError', () => {
   it("shows the API's own message when it sent one", () => {
@@ -29,5 +29,20 @@ describe('describeError', () => {
     expect(describeError(undefined)).toBe('Sign-in failed. Please try again.');
     expect(describeError(new Error(''))).toBe('Sign-in failed. Please try again.');
     expect(describeError('nope')).toBe('Sign-in failed. Please try again.');
+  });
+});
+
+describe('returnTo', () => {
+  it('goes back to the page that sent the visitor, with the state that page had asked to keep', () => {
+    const from = { pathname: '/parts', search: '?q=chain', hash: '', state: { addToCart: { partId: 'p1' } } };
+    expect(returnTo({ from })).toEqual({ path: '/parts?q=chain', state: { addToCart: { partId: 'p1' } } });
+    expect(returnTo({ from: { pathname: '/cart' } })).toEqual({ path: '/cart', state: null });
+  });
+
+  it('goes home from nowhere, from the sign-in pages themselves and from outside the site', () => {
+    expect(returnTo(null)).toEqual({ path: '/', state: null });
+    expect(returnTo({ from: { pathname: '/login', state: { x: 1 } } })).toEqual({ path: '/', state: null });
+    expect(returnTo({ from: 'https://elsewhere.example/' })).toEqual({ path: '/', state: null });
+    expect(returnTo({ from: '/dashboard' })).toEqual({ path: '/dashboard', state: null });
   });
 });

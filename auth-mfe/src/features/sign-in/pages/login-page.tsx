@@ -1,14 +1,14 @@
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { LoginForm } from '../components/login-form';
-import { useReturnPath } from '../use-auth-action';
+import { useReturnTo } from '../use-auth-action';
 
 export default function LoginPage() {
   const status = useAppSelector(selectAuthStatus);
   const location = useLocation();
-  const returnPath = useReturnPath();
+  const back = useReturnTo();
   // Someone already signed in has nothing to do here.
-  if (status === 'signedIn') return <Navigate to={returnPath} replace />;
+  if (status === 'signedIn') return <Navigate to={back.path} replace state={back.state} />;
   return (
     <div className="auth-page">
       <section className="card auth-card" aria-labelledby="login-heading">

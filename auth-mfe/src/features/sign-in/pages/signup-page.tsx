@@ -9,7 +9,7 @@ import { OrGoogle } from '../components/google-button';
 import { TextField } from '../components/text-field';
 import { signupFormSchema, type SignupFormValues } from '../schema';
 import { signInWithGoogle, signUpWithPassword } from '../sign-in';
-import { useAuthAction, useReturnPath } from '../use-auth-action';
+import { useAuthAction, useReturnTo } from '../use-auth-action';
 
 ensureAuthStyles();
 
@@ -17,7 +17,7 @@ export default function SignupPage() {
   const id = useId();
   const status = useAppSelector(selectAuthStatus);
   const location = useLocation();
-  const returnPath = useReturnPath();
+  const back = useReturnTo();
   const { busy, error, run } = useAuthAction();
   const {
     register,
@@ -33,7 +33,7 @@ export default function SignupPage() {
   );
 
   // Only while idle: during sign-up the action itself navigates once the session is stored.
-  if (status === 'signedIn' && !busy) return <Navigate to={returnPath} replace />;
+  if (status === 'signedIn' && !busy) return <Navigate to={back.path} replace state={back.state} />;
 
   return (
     <div className="auth-page">

@@ -1,4 +1,6 @@
+import { isInStock } from '@motoparts/contracts/messages';
 import { formatCount, type PartPage } from '@motoparts/state';
+import { AddToCartButton } from '../../../components/add-to-cart';
 import { PartCard } from '../../../components/part-card';
 import { CATALOGUE_PAGE_SIZE, type CatalogueState } from '../catalogue-state';
 import { CataloguePager } from './catalogue-pager';
@@ -53,7 +55,14 @@ export function CatalogueResults({
       ) : (
         <div className="parts-grid catalogue-grid" aria-busy={busy}>
           {data.parts.map((part, i) => (
-            <PartCard key={part._id} part={part} eager={i < 4} />
+            <PartCard key={part._id} part={part} eager={i < 4}>
+              <AddToCartButton
+                request={{ partId: part._id, name: part.name, qty: part.qty, atLeast: true }}
+                disabled={!isInStock(part)}
+                className="btn btn-outline card-action"
+                label={`Add to cart: ${part.name}`}
+              />
+            </PartCard>
           ))}
         </div>
       )}

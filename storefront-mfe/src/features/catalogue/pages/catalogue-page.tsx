@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useHref, useLocation, useSearchParams } from 'react-router-dom';
 import { CATEGORY_LABELS, PART_CATEGORIES, PART_SORTS, type PartSort } from '@motoparts/contracts/messages';
+import { useAddToCartAfterSignIn } from '../../../components/add-to-cart';
 import { ensureStorefrontStyles } from '../../../styles';
 import { useCataloguePage, useDebounced, useShownValue } from '../catalogue-hooks';
 import { MAX_QUERY, readState, writeState, type CatalogueState } from '../catalogue-state';
@@ -25,6 +26,8 @@ const SORT_LABELS: Record<PartSort, string> = {
  * URL holds the choices, so Back, reload and shared links show the same page.
  */
 export default function CataloguePage() {
+  // A card's Add to cart pressed before signing in is finished on the way back from /login.
+  useAddToCartAfterSignIn();
   const [params, setParams] = useSearchParams();
   const state = readState(params);
   const ids = useId();

@@ -11,8 +11,9 @@ import {
   selectAuth,
   useAppSelector,
 } from '@motoparts/state';
+import { AddToCartButton } from '../../../components/add-to-cart';
 import { usePlaceOrderMutation } from '../api';
-import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../stepper';
+import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../../../lib/stepper';
 import { OrderAccepted } from './order-accepted';
 
 /** The 409 of the per-customer cap on unpaid orders carries `details.maxOpenOrders`. */
@@ -138,6 +139,11 @@ export function PurchaseForm({ part }: { part: Part }) {
       <button ref={orderNowRef} type="submit" className="btn" disabled={!orderable || isLoading}>
         {isLoading ? 'Placing your order...' : 'Order now'}
       </button>
+      {/* Disabled exactly as Order now is; the line takes the stepper's quantity. */}
+      <AddToCartButton
+        request={{ partId: part._id, name: part.name, qty }}
+        disabled={!orderable || isLoading}
+      />
       {!orderable && qty > bounds.stock && (
         <p className="field-error">
           {bounds.stock < bounds.min

@@ -1,6 +1,9 @@
 import { MESSAGES, MIN_ORDER_QTY } from '@motoparts/contracts/messages';
 
-/** The bounds of the purchase stepper (docs/product.md): the part's minimum and the stock on hand. */
+/**
+ * The bounds of a quantity stepper (docs/product.md: the purchase page's, and each line of the cart):
+ * the part's minimum and the stock on hand.
+ */
 export interface StepperBounds {
   min: number;
   stock: number;
