@@ -115,55 +115,49 @@ async function ordersOf(doc: CheckoutRecord): Promise<OrderDoc[]> {
   return OrderModel.find({ _id: { $in: doc.lines.map((l) => l.orderId) } }).lean<OrderDoc[]>();
 }
 
-/** Writes the orders of a placed checkout that are not there yet (a crash after the commit). */
+/** A line's spec Order as it is first written: held, unpaid unless the checkout is paid. */
+function lineOrder(
+  doc: CheckoutRecord,
+  line: CheckoutDoc['lines'][number],
+  paid?: { transactionId: string; paidAt: Date },
+) {
+  return {
+    _id: line.orderId,
+    partsId: line.partId,
+    uid: doc.uid,
+    user: doc.user,
+    userName: doc.userName ?? '',
+    qty: line.qty,
+    Parts: line.partName,
+    unitPriceCents: line.unitPriceCents,
+    priceCents: line.priceCents,
+    paid: paid !== undefined,
+    ...(paid ?? {}),
+    status: 'pending' as const,
+    hold: 'held' as const,
+    checkoutId: doc._id,
+  };
+}
+
+/**
+ * Writes the orders of a placed checkout that are not there yet: all in one command right after
+ * this request's commit (`fresh`: none is written yet), else one by one, skipping those written
+ * already (a crash after the commit, recovered by a later pass).
+ */
 async function writeLineOrders(
   doc: CheckoutRecord,
   paid?: { transactionId: string; paidAt: Date },
   { fresh = false } = {},
 ): Promise<void> {
-  if (fresh) {
-    // Just committed by this request: none is written yet, so all go in one command.
-    await OrderModel.insertMany(
-      doc.lines.map((line) => ({
-        _id: line.orderId,
-        partsId: line.partId,
-        uid: doc.uid,
-        user: doc.user,
-        userName: doc.userName ?? '',
-        qty: line.qty,
-        Parts: line.partName,
-        unitPriceCents: line.unitPriceCents,
-        priceCents: line.priceCents,
-        paid: false,
-        status: 'pending',
-        hold: 'held',
-        checkoutId: doc._id,
-      })),
-    );
-    for (const line of doc.lines) forgetMarks(line.partId, [plusMark(line.orderId, line.qty)]);
-    return;
-  }
+  if (fresh) await OrderModel.insertMany(doc.lines.map((line) => lineOrder(doc, line, paid)));
   for (const line of doc.lines) {
-    try {
-      await OrderModel.create({
-        _id: line.orderId,
-        partsId: line.partId,
-        uid: doc.uid,
-        user: doc.user,
-        userName: doc.userName ?? '',
-        qty: line.qty,
-        Parts: line.partName,
-        unitPriceCents: line.unitPriceCents,
-        priceCents: line.priceCents,
-        paid: paid !== undefined,
-        ...(paid ?? {}),
-        status: 'pending',
-        hold: 'held',
-        checkoutId: doc._id,
-      });
-    } catch (err) {
-      // Written already (by the placing request, or an earlier recovery pass).
-      if ((err as { code?: unknown }).code !== 11000) throw err;
+    if (!fresh) {
+      try {
+        await OrderModel.create(lineOrder(doc, line, paid));
+      } catch (err) {
+        // Written already (by the placing request, or an earlier recovery pass).
+        if ((err as { code?: unknown }).code !== 11000) throw err;
+      }
     }
     forgetMarks(line.partId, [plusMark(line.orderId, line.qty)]);
   }

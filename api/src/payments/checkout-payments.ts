@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Checkout, PaymentIntent } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger';
 import { checkoutFor, expireCheckout, getCheckout, markCheckoutPaid } from '../orders/checkout';
 import { CheckoutModel, type CheckoutDoc } from '../orders/model';
 import type { OrderRules } from '../orders/rules';
-import { providerError, refundStray } from './refunds';
+import { cancelOrRetrieve, providerError, refundStray } from './refunds';
 
 type CheckoutRecord = CheckoutDoc & { _id: string };
 
@@ -118,17 +118,7 @@ export async function settleCheckoutIntent(
 ): Promise<'paid' | 'open'> {
   const intentId = doc.paymentIntentId;
   if (!intentId) return 'open';
-  let intent: Stripe.PaymentIntent;
-  try {
-    intent = await stripe.paymentIntents.cancel(intentId);
-  } catch (err) {
-    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerError(err);
-    try {
-      intent = await stripe.paymentIntents.retrieve(intentId);
-    } catch (again) {
-      throw providerError(again);
-    }
-  }
+  const intent = await cancelOrRetrieve(stripe, intentId);
   if (intent.status !== 'succeeded') return 'open';
   if (await payCheckout(stripe, doc._id, intent, log)) return 'paid';
   const now = await CheckoutModel.findById(doc._id).lean<CheckoutRecord>();

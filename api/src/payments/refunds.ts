@@ -1,4 +1,4 @@
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import { AppError } from '../lib/app-error';
 import type { Logger } from '../lib/logger';
 
@@ -29,5 +29,22 @@ export async function refundStray(
     log.error({ orderId, intent: intent.id, refund: refund.id }, 'stray payment refunded');
   } catch (err) {
     throw providerError(err);
+  }
+}
+
+/**
+ * Calls off an open PaymentIntent at Stripe before its pieces go back; Stripe refuses to cancel one
+ * that succeeded (or was cancelled already), and then it is asked which. The intent as it is now.
+ */
+export async function cancelOrRetrieve(stripe: Stripe, intentId: string): Promise<Stripe.PaymentIntent> {
+  try {
+    return await stripe.paymentIntents.cancel(intentId);
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerError(err);
+    try {
+      return await stripe.paymentIntents.retrieve(intentId);
+    } catch (again) {
+      throw providerError(again);
+    }
   }
 }

@@ -11,7 +11,7 @@ import { toOrder } from '../orders/wire';
 import type { OpenPayments } from '../orders/payments-port';
 import { releaseOrder } from '../orders/stock';
 import { payCheckout, settleCheckoutIntent } from './checkout-payments';
-import { providerError, refundStray } from './refunds';
+import { cancelOrRetrieve, providerError, refundStray } from './refunds';
 
 /**
  * Creates (or, thanks to the per-order idempotency key, re-obtains) the PaymentIntent for the
@@ -74,18 +74,7 @@ function isPastHold(order: OrderDoc, rules: OrderRules): boolean {
 async function settleIntent(stripe: Stripe, order: OrderDoc, log: Logger): Promise<'paid' | 'open'> {
   const intentId = order.paymentIntentId;
   if (!intentId) return 'open';
-  let intent: Stripe.PaymentIntent;
-  try {
-    intent = await stripe.paymentIntents.cancel(intentId);
-  } catch (err) {
-    // Stripe refuses to cancel an intent that succeeded (or was cancelled already): ask it which.
-    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw providerError(err);
-    try {
-      intent = await stripe.paymentIntents.retrieve(intentId);
-    } catch (again) {
-      throw providerError(again);
-    }
-  }
+  const intent = await cancelOrRetrieve(stripe, intentId);
   if (intent.status !== 'succeeded') return 'open';
   const orderId = String(order._id);
   if (await markPaid(orderId, intent.amount, intent.id)) return 'paid';
