@@ -20,7 +20,12 @@ const TEST_PORTS = ports({
   ...process.env,
 });
 
-const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// `node scripts/test.mjs e2e -- tests/cart.spec.ts --repeat-each 3`: the steps to run, then what
+// follows `--` goes to Playwright as is.
+const dashes = process.argv.indexOf('--');
+const ownArgs = dashes === -1 ? process.argv.slice(2) : process.argv.slice(2, dashes);
+const playwrightArgs = dashes === -1 ? [] : process.argv.slice(dashes + 1);
+const only = ownArgs.filter((a) => !a.startsWith('-'));
 const want = (step) => only.length === 0 || only.includes(step);
 const results = [];
 
@@ -109,7 +114,7 @@ try {
       });
     }
     if (want('e2e')) {
-      step('e2e (chromium)', path.join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e'], {
+      step('e2e (chromium)', path.join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e', ...playwrightArgs], {
         E2E_BASE_URL: `http://localhost:${TEST_PORTS.shell}`,
         E2E_API_URL: `http://localhost:${TEST_PORTS.api}`,
         E2E_DASHBOARD_URL: `http://localhost:${TEST_PORTS.dashboard}`,

@@ -21,20 +21,22 @@ export const tokenApi = baseApi.injectEndpoints({
 /**
  * Turns a Firebase user into our session: exchanges the Firebase ID token for our API token and
  * dispatches `signedIn` (the shared kit's session listeners store it). A renewal (same person,
- * new token) keeps the cached data; a sign-in starts from a clean cache.
+ * new token) keeps the cached data, and lands only while `renewal()` says the session it renews
+ * is still the current one (null otherwise); a sign-in starts from a clean cache.
  */
 export async function completeSignIn(
   // A store's dispatch, or a session listener's: only the session and the API cache are touched.
   dispatch: SessionHost['dispatch'],
   user: User,
   forceRefresh = false,
-  { renewal = false } = {},
-): Promise<string> {
+  { renewal }: { renewal?: () => boolean } = {},
+): Promise<string | null> {
   if (!user.email) throw new Error('This account has no email address, so it cannot sign in here.');
   const idToken = await user.getIdToken(forceRefresh);
   const { token, admin } = await dispatch(
     tokenApi.endpoints.exchangeToken.initiate({ email: user.email, idToken }),
   ).unwrap();
+  if (renewal && !renewal()) return null;
   const sessionUser: SessionUser = {
     email: user.email,
     displayName: user.displayName,

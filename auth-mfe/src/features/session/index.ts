@@ -32,19 +32,23 @@ export const { restoreSession, renewSession, signOut } = {
    * disabled account, or one signed out elsewhere, is signed out here.
    */
   async renewSession(host) {
+    // A renewal renews or ends only the session it started from: a sign-out, or a new sign-in,
+    // that happened while it waited for Firebase and the API wins.
+    const renewing = selectToken(host.getState());
+    const unchanged = () => selectToken(host.getState()) === renewing;
     const auth = firebaseAuth();
     await auth.authStateReady();
     const user = auth.currentUser;
     if (user) {
       try {
-        return await completeSignIn(host.dispatch, user, false, { renewal: true });
+        return await completeSignIn(host.dispatch, user, false, { renewal: unchanged });
       } catch (err) {
         const status = (err as { status?: unknown }).status;
         // Only a refusal ends the session; a network blip keeps the current token until it expires.
         if (status !== 401 && status !== 403) return null;
       }
     }
-    host.dispatch(signedOut());
+    if (unchanged()) host.dispatch(signedOut());
     return null;
   },
 

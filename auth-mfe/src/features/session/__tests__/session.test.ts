@@ -6,6 +6,7 @@ import {
   selectToken,
   setConfig,
   signedIn,
+  signedOut,
   signOutRequested,
   type SessionHost,
   type SessionModule,
@@ -93,7 +94,35 @@ describe('renewSession', () => {
   it('trades the Firebase session for a new token, keeping the cached data', async () => {
     const store = signedInStore();
     await expect(session.renewSession(store)).resolves.toBe('fresh');
-    expect(completeSignIn).toHaveBeenCalledWith(store.dispatch, firebaseUser, false, { renewal: true });
+    expect(completeSignIn).toHaveBeenCalledWith(store.dispatch, firebaseUser, false, {
+      renewal: expect.any(Function),
+    });
+  });
+
+  it('lands only while the session it renews is the current one', async () => {
+    let stillCurrent: boolean | undefined;
+    jest.mocked(completeSignIn).mockImplementation(async (_dispatch, _user, _force, options) => {
+      // The visitor signs out while the exchange is on its way.
+      store.dispatch(signedOut());
+      stillCurrent = options?.renewal?.();
+      return null;
+    });
+    const store = signedInStore();
+    await expect(session.renewSession(store)).resolves.toBeNull();
+    expect(stillCurrent).toBe(false);
+    expect(selectAuthStatus(store.getState())).toBe('signedOut');
+  });
+
+  it('a refusal that arrives after a new sign-in leaves that session alone', async () => {
+    jest.mocked(completeSignIn).mockImplementation(async (dispatch: SessionHost['dispatch']) => {
+      // Signed out and in again (another account) while the old session's renewal was refused.
+      dispatch(signedIn({ user: rider, token: 'newer', admin: false }));
+      throw { status: 401 };
+    });
+    const store = signedInStore();
+    await expect(session.renewSession(store)).resolves.toBeNull();
+    expect(selectToken(store.getState())).toBe('newer');
+    expect(stored.get('accessToken')).toBe('newer');
   });
 
   it.each([401, 403])('signs out when the API refuses the account (%i)', async (status) => {
