@@ -242,14 +242,45 @@ export type MinimumQty = z.infer<typeof minimumQtySchema>;
 
 // ---------- orders ----------
 
+/** The spec's shipping statuses: what `PATCH /order/:id/status` has always taken. */
 export const SHIPPING_STATUSES = ['pending', 'shipped'] as const;
 export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
+/** What an admin sets on a paid order: the spec's two, then delivered once shipped. */
+export const FULFILMENT_STATUSES = [...SHIPPING_STATUSES, 'delivered'] as const;
+export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
 /**
- * What an order can show: the shipping statuses an admin sets, plus `expired` (an unpaid order
- * whose stock hold ran out; its pieces went back to stock and it can no longer be paid).
+ * What an order can show: the fulfilment statuses, `expired` (an unpaid order whose stock hold ran
+ * out; its pieces went back to stock), `refunded` (its whole amount went back to the buyer) and
+ * `disputed` (the buyer's bank disputes the payment: it does not ship until the dispute closes).
+ * Payment stays in `paid` and `transactionId`.
  */
-export const ORDER_STATUSES = [...SHIPPING_STATUSES, 'expired'] as const;
+export const ORDER_STATUSES = [...FULFILMENT_STATUSES, 'expired', 'refunded', 'disputed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The events of an order's history, each with its time. */
+export const ORDER_EVENTS = [
+  'placed',
+  'paid',
+  'shipped',
+  'unshipped',
+  'delivered',
+  'refunded',
+  'partlyRefunded',
+  'disputed',
+  'disputeWon',
+  'disputeLost',
+  'expired',
+] as const;
+export type OrderEventKind = (typeof ORDER_EVENTS)[number];
+export const orderEventSchema = z.object({
+  event: z.enum(ORDER_EVENTS),
+  at: z.string(),
+  /** Dollars, for refunds. */
+  amount: z.number().optional(),
+  /** Carrier and tracking number of a shipment. */
+  note: z.string().optional(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
 
 export const orderSchema = z.object({
   _id: z.string(),
@@ -268,6 +299,13 @@ export const orderSchema = z.object({
   expiresAt: z.string().optional(),
   /** The checkout this order is a line of: paid, cancelled and expired with it. */
   checkoutId: z.string().optional(),
+  /** The shipment, when the admin gave them. */
+  carrier: z.string().optional(),
+  trackingNumber: z.string().optional(),
+  /** Dollars given back so far (a partial refund leaves the order as it was otherwise). */
+  refunded: z.number().optional(),
+  /** What happened to the order, oldest first. */
+  history: z.array(orderEventSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -299,8 +337,27 @@ export const orderPaymentResultSchema = z.object({
 });
 export type OrderPaymentResult = z.infer<typeof orderPaymentResultSchema>;
 
-export const shippingStatusInputSchema = z.object({ status: z.enum(SHIPPING_STATUSES) });
+/**
+ * PATCH /order/:id/status: the spec's `{status}` (pending or shipped), or delivered; a shipment may
+ * name its carrier and tracking number.
+ */
+export const shippingStatusInputSchema = z.object({
+  status: z.enum(FULFILMENT_STATUSES),
+  carrier: line().trim().min(1).max(60).optional(),
+  trackingNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{0,39}$/, 'must be 1 to 40 letters, digits, spaces or dashes')
+    .optional(),
+});
 export type ShippingStatusInput = z.infer<typeof shippingStatusInputSchema>;
+
+/**
+ * POST /order/:id/refund: the whole remaining amount, or (admins) `amount` dollars of it. An order
+ * refunded whole becomes `refunded`; its pieces go back to stock when it had not shipped.
+ */
+export const refundInputSchema = z.object({ amount: dollars.optional() });
+export type RefundInput = z.infer<typeof refundInputSchema>;
 
 // ---------- payments ----------
 

@@ -1,7 +1,9 @@
 import type { Order } from '@motoparts/contracts';
+import { OrderModel } from '../orders/model';
 import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startPayment, startTestApp, type TestApp } from './support/harness';
+import { postSucceededWebhook } from './support/stripe-proxy';
 
 // Every endpoint × {anonymous, customer, another customer, admin}, with the exact status.
 // "customer" owns the data the row acts on; "other" is a second, unrelated customer.
@@ -36,6 +38,14 @@ const newOrder = async (f: Fixture) => {
   });
   if (res.status !== 201) throw new Error(`order setup failed: ${res.status}`);
   return res.body._id;
+};
+/** A paid order of the customer's (paid by Stripe's webhook). */
+const paidOrder = async (f: Fixture) => {
+  const id = await newOrder(f);
+  const priceCents = (await OrderModel.findById(id, { priceCents: 1 }).lean())?.priceCents ?? 0;
+  const res = await postSucceededWebhook(t, id, priceCents, `pi_authz_${id}`);
+  if (res.status !== 200) throw new Error(`payment setup failed: ${res.status}`);
+  return id;
 };
 /** A placed checkout of the customer's: one line of the fixture's part. */
 const newCheckout = async (f: Fixture) => {
@@ -179,9 +189,16 @@ const ROWS: Row[] = [
   {
     name: 'PATCH /order/:id/status',
     method: 'PATCH',
-    path: (f) => `/order/${f.orderId}/status`,
+    path: async (f) => `/order/${await paidOrder(f)}/status`,
     body: () => ({ status: 'shipped' }),
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'POST /order/:id/refund',
+    method: 'POST',
+    path: async (f) => `/order/${await paidOrder(f)}/refund`,
+    body: () => ({}),
+    expect: { anon: 401, customer: 200, other: 403, admin: 200 },
   },
   {
     name: 'POST /create-payment-intent',
@@ -308,13 +325,15 @@ let f: Fixture;
 const adminEmail = uniqueEmail('admin');
 
 beforeAll(async () => {
-  // The matrix posts more reviews and checkouts from one account than their budgets
-  // (rate-limits.test.ts).
+  // The matrix posts more reviews, orders, checkouts and refunds from one account than their
+  // budgets (rate-limits.test.ts).
   // One customer places many orders here; the per-customer cap has its own tests (order-rules).
   t = await startTestApp('authz', {
     ADMIN_EMAILS: adminEmail,
     RATE_LIMIT_REVIEW: '0/60',
     RATE_LIMIT_CHECKOUT: '0/60',
+    RATE_LIMIT_ORDER: '0/60',
+    RATE_LIMIT_STRIPE: '0/60',
     MAX_OPEN_ORDERS: '0',
   });
   const people = await cast(t.base, adminEmail);

@@ -40,6 +40,7 @@ const ACCESS: Record<string, Access> = {
   'DELETE /order/:id': 'user',
   'PATCH /order/:id': 'user',
   'PATCH /order/:id/status': 'admin',
+  'POST /order/:id/refund': 'user',
   'POST /create-payment-intent': 'user',
   'POST /webhooks/stripe': 'stripe',
   'GET /review': 'public',

@@ -151,6 +151,9 @@ describe('cancelling and shipping', () => {
   it('an admin-shipped order cannot be cancelled (409) and its stock stays sold', async () => {
     const partsId = await insertPart({ availableQty: 1000 });
     const placed = await order(customer, partsId);
+    expect(
+      (await postSucceeded(placed.body._id, Math.round(placed.body.price * 100), 'pi_rules_shipped')).status,
+    ).toBe(200);
     const shipped = await call(t.base, 'PATCH', `/order/${placed.body._id}/status`, {
       token: admin.token,
       body: { status: 'shipped' },

@@ -3,6 +3,7 @@ import { OrderModel } from '../orders/model';
 import { PartModel } from '../parts/model';
 import { account, cast, uniqueEmail, type Account } from './support/auth';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
+import { postSucceededWebhook } from './support/stripe-proxy';
 
 type Err = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
 
@@ -157,7 +158,9 @@ describe('cancel', () => {
     await OrderModel.updateOne({ _id: order.body._id }, { $set: { paid: true, transactionId: 'pi_paid' } });
     const del = await call<Err>(t.base, 'DELETE', `/order/${order.body._id}`, { token: customer.token });
     expect(del.status).toBe(409);
-    expect(del.body.error.message).toBe('A paid order cannot be cancelled.');
+    expect(del.body.error.message).toBe(
+      'A paid order cannot be cancelled; use Cancel and refund while it has not shipped.',
+    );
     expect(await stockOf(partsId)).toBe(900);
   });
 });
@@ -185,13 +188,32 @@ describe('reading orders and shipping status', () => {
     expect(all.body.some((o) => o.user === customer.email)).toBe(true);
   });
 
-  it('lets an admin mark an order shipped (persisted) and rejects unknown statuses', async () => {
+  it('lets an admin mark a paid order shipped (persisted) and rejects unknown statuses', async () => {
     const partsId = await insertPart();
     const order = await call<Order>(t.base, 'POST', '/order', {
       token: customer.token,
       body: { partsId, qty: 100 },
     });
     expect(order.body.status).toBe('pending');
+    // Only paid orders ship.
+    const unpaid = await call<{ error: { message: string } }>(
+      t.base,
+      'PATCH',
+      `/order/${order.body._id}/status`,
+      {
+        token: admin.token,
+        body: { status: 'shipped' },
+      },
+    );
+    expect(unpaid.status).toBe(409);
+    expect(unpaid.body.error.message).toBe('This order is not paid yet; only paid orders ship.');
+    const paid = await postSucceededWebhook(
+      t,
+      order.body._id,
+      Math.round(order.body.price * 100),
+      'pi_orders_ship',
+    );
+    expect(paid.status).toBe(200);
     const res = await call<Order>(t.base, 'PATCH', `/order/${order.body._id}/status`, {
       token: admin.token,
       body: { status: 'shipped' },

@@ -94,6 +94,15 @@ const envSchema = z.object({
   MAX_OPEN_ORDERS: z.coerce.number().int().min(0).max(100_000).default(5),
   /** The same for an account whose email Firebase has not verified; 0 = as verified ones. */
   MAX_UNVERIFIED_OPEN_ORDERS: z.coerce.number().int().min(0).max(100_000).default(1),
+  /**
+   * The shop's public address, for the links in mails (pay an order, see My Order). By default
+   * the first of CORS_ORIGINS, else the local shell.
+   */
+  SHOP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Admins hear of a part running low when its stock falls below this many times its minimum order. */
+  LOW_STOCK_FACTOR: z.coerce.number().min(1).max(1000).default(3),
+  /** How often the mail worker looks for mail to send (it is also woken by each change). */
+  MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
   /** How often the recovery pass finishes or undoes order steps a crash or outage left half done. */
   ORDER_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /**
@@ -363,4 +372,10 @@ export type ReadModelKind = 'memory' | 'database';
 /** The read models' kind for this app (READ_MODELS, by default from the database's kind). */
 export function readModelKind(env: Pick<Env, 'READ_MODELS' | 'MONGODB_EMBEDDED'>): ReadModelKind {
   return env.READ_MODELS ?? (env.MONGODB_EMBEDDED ? 'memory' : 'database');
+}
+
+/** Where the links in mails lead: SHOP_URL, else the first allowed origin, else the local shell. */
+export function shopUrl(env: Pick<Env, 'SHOP_URL' | 'CORS_ORIGINS'>): string {
+  const url = env.SHOP_URL ?? env.CORS_ORIGINS[0] ?? 'http://localhost:3000';
+  return url.endsWith('/') ? url.slice(0, -1) : url;
 }

@@ -1,5 +1,4 @@
 import { cartLineInputSchema, checkoutInputSchema, successSchema, type Checkout } from '@motoparts/contracts';
-import { AppError } from '../lib/app-error';
 import { callerOf, signedIn } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
@@ -7,14 +6,13 @@ import { validate } from '../http/validate';
 import type { RouteDeps } from '../route-deps';
 import { getCart, refillCart, removeCartLine, setCartLine } from './cart';
 import { cancelCheckout, checkoutFor, getCheckout, placeCheckout } from './checkout';
-import { withOrderKey, type Answer } from './keys';
+import { answerOnce, type Answer } from './keys';
 import { orderRules } from './rules';
 import {
   CartSchema,
   cartLineParams,
   checkoutIdParams,
   CheckoutSchema,
-  idempotencyKeySchema,
   placeOrderHeaders,
 } from './validators';
 
@@ -102,18 +100,14 @@ export function checkoutRoutes(routes: ApiRoutes, deps: RouteDeps): void {
         status: 201,
         body: await placeCheckout(caller, input, rules, checkoutId),
       });
-      const sent = ctx.get('idempotency-key');
-      const parsed = sent ? idempotencyKeySchema.safeParse(sent) : undefined;
-      if (parsed && !parsed.success) {
-        throw AppError.badRequest(parsed.error.issues[0]?.message ?? 'Bad Idempotency-Key.');
-      }
-      const answer = parsed?.data
-        ? // Keys of checkouts and of single orders never meet: each names its own request.
-          await withOrderKey(caller.uid, `checkout\n${parsed.data}`, ctx.request.body, place, async (id) => ({
-            status: 201,
-            body: await getCheckout(caller, id, rules),
-          }))
-        : await place();
+      const answer = await answerOnce(
+        ctx.get('idempotency-key'),
+        'checkout',
+        caller.uid,
+        ctx.request.body,
+        place,
+        async (id) => ({ status: 201, body: await getCheckout(caller, id, rules) }),
+      );
       ctx.status = answer.status;
       if (answer.status === 201) ctx.set('Location', `/checkout/${(answer.body as Checkout).checkoutId}`);
       ctx.body = answer.body;

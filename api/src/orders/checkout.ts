@@ -1,3 +1,4 @@
+import { mailEntry, withMail } from '../mail/outbox-model';
 import {
   ADMIN_CANNOT_ORDER,
   type Checkout,
@@ -260,9 +261,10 @@ export async function placeCheckout(
               lines: shortLines,
             });
           }
+          // The commit point, with the order mail queued in the same step.
           const commit = await CheckoutModel.findOneAndUpdate(
             { _id: checkoutId, state: 'reserving' },
-            { $set: { state: 'placed' } },
+            withMail({ $set: { state: 'placed' } }, [mailEntry('placed')]),
             { new: true },
           ).lean<CheckoutRecord>();
           // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
@@ -325,7 +327,7 @@ export async function markCheckoutPaid(
   await note(id);
   const doc = await CheckoutModel.findOneAndUpdate(
     { _id: id, state: 'placed', totalCents: amountCents },
-    { $set: { state: 'paid', transactionId, paidAt: new Date() } },
+    withMail({ $set: { state: 'paid', transactionId, paidAt: new Date() } }, [mailEntry('paid')]),
     { new: true },
   ).lean<CheckoutRecord>();
   if (!doc) return undefined;

@@ -7,6 +7,7 @@ import type { OrderReads } from './read-models';
 import { holdExtended, orderRules, type OrderRules } from './rules';
 import { OrderKeyModel, type OrderDoc } from './model';
 import { expireCheckout, recoverCheckouts } from './checkout';
+import { recoverRefunds } from './refunds';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
 
 const placedAt = (order: Pick<OrderDoc, 'createdAt'>) =>
@@ -108,6 +109,8 @@ export function startOrderJobs(
     if (c.rolledBack + c.rolledForward + c.released > 0) log.warn(c, 'recovery pass repaired checkouts');
     const r = await recoverOnce({ graceMs, log, scanOrders: !scanned });
     scanned = true;
+    const refunds = await recoverRefunds(payments, new Date(Date.now() - graceMs), log);
+    if (refunds > 0) log.warn({ refunds }, 'recovery pass finished refunds');
     if (Date.now() - sweptAt >= 60 * 60_000) {
       await OrderKeyModel.deleteMany({ createdAt: { $lt: new Date(Date.now() - KEY_TTL_MS) } });
       sweptAt = Date.now();

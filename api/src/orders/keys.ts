@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
 import { AppError } from '../lib/app-error';
 import { OrderKeyModel, OrderModel, type OrderDoc, type OrderKeyDoc } from './model';
+import { idempotencyKeySchema } from './validators';
 
 /** How long an Idempotency-Key is remembered. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -82,6 +83,29 @@ export async function withOrderKey(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A placing request's answer under the `Idempotency-Key` header it sent, if any: the header is
+ * checked by its one schema (a bad one is a 400 and places nothing), then the request goes
+ * through `withOrderKey`, or places at once without a key. An order's and a checkout's keys never
+ * meet: each names its own kind of request.
+ */
+export async function answerOnce(
+  sent: string,
+  kind: 'order' | 'checkout',
+  customer: string,
+  body: unknown,
+  place: (id?: string) => Promise<Answer>,
+  answerFor: (id: string) => Promise<Answer>,
+): Promise<Answer> {
+  if (!sent) return place();
+  const parsed = idempotencyKeySchema.safeParse(sent);
+  if (!parsed.success) throw AppError.badRequest(parsed.error.issues[0]?.message ?? 'Bad Idempotency-Key.');
+  // Keys of single orders are stored as sent, as they always were.
+  const key = kind === 'order' ? parsed.data : `checkout\n${parsed.data}`;
+  // The key remembers the body as sent, so a retry must send the same JSON.
+  return withOrderKey(customer, key, body, place, answerFor);
 }
 
 function isStale(doc: OrderKeyDoc): boolean {

@@ -1,8 +1,9 @@
-import type { Order, ShippingStatus } from '@motoparts/contracts';
+import type { FulfilmentStatus, Order, ShippingStatusInput } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import { getOrderFor } from './access';
-import { OrderModel, type OrderDoc } from './model';
+import { mailEntry, withMail } from '../mail/outbox-model';
+import { isListed, OrderModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 import type { OrderRules } from './rules';
 import { releaseOrder } from './stock';
@@ -10,15 +11,23 @@ import { toOrder } from './wire';
 
 /*
  * An order's states and the moves between them, each one conditional update so that two moves
- * racing on one order cannot both happen:
+ * racing on one order cannot both happen. `status` is where the goods stand, `paid` whether the
+ * money came:
  *
- *   placed (unpaid, pending, hold `held`)          orders/placing.ts
- *     → paid                  markPaid             (Stripe's word: payments/service.ts)
- *     → shipped / pending     setShippingStatus    (admin; not while a release holds it)
- *     → cancelled (deleted)   cancelOrder          (its customer, unpaid and not shipped)
- *     → expired               the expiry pass      (orders/jobs.ts, unpaid past its hold)
+ *   placed: unpaid, pending (hold `held`)            orders/placing.ts
+ *     → paid                  markPaid                (Stripe's word: payments/service.ts)
+ *     → cancelled (deleted)   cancelOrder             (its customer, unpaid)
+ *     → expired               the expiry pass         (orders/jobs.ts, unpaid past its hold)
+ *   paid, pending
+ *     → shipped               setFulfilment           (admin; paid and undisputed only)
+ *     → refunded              orders/refunds.ts       (pieces back to stock)
+ *   shipped → pending (taken back), → delivered, → refunded (no pieces back)
+ *   delivered → refunded
+ *   paid, any of those → disputed → back (won) or refunded (lost)    payments/events.ts
  *
- * Cancelling and expiring give the pieces back through the stock protocol (orders/stock.ts).
+ * Cancelling, expiring and refunding an unshipped order give the pieces back through the stock
+ * protocol (orders/stock.ts). Each move that a buyer hears of queues its mail in the same update
+ * (mail/outbox-model.ts) and records an event in the order's history.
  */
 
 /** Why an order cannot be cancelled, or undefined if it can. */
@@ -26,8 +35,9 @@ export function whyNotCancellable(doc: OrderDoc): string | undefined {
   if (doc.checkoutId) {
     return `This order is a line of checkout ${doc.checkoutId}: cancel the checkout in My Order.`;
   }
-  if (doc.status === 'shipped') return 'This order has already shipped and can no longer be cancelled.';
-  if (doc.paid) return 'A paid order cannot be cancelled.';
+  if (doc.status === 'shipped' || doc.status === 'delivered')
+    return 'This order has already shipped and can no longer be cancelled.';
+  if (doc.paid) return 'A paid order cannot be cancelled; use Cancel and refund while it has not shipped.';
   if (doc.status === 'expired' || doc.hold === 'released')
     return 'This order has expired: its pieces are back in stock and there is nothing to cancel.';
   if (doc.hold === 'releasing') return 'This order is already being cancelled.';
@@ -59,28 +69,100 @@ export async function cancelOrder(
   }
 }
 
-/** Admin: pending ↔ shipped. Expired or half-placed orders are not shipped (409). */
-export async function setShippingStatus(
+/** Why an order cannot move to `to`, from the order as it is now. */
+function whyNotTo(doc: OrderDoc, to: FulfilmentStatus): string {
+  if (doc.status === 'refunded') return 'This order was refunded; it does not ship.';
+  if (doc.status === 'expired' || doc.hold === 'released' || doc.hold === 'releasing')
+    return 'This order has expired or is being cancelled; it cannot be shipped.';
+  if (doc.status === 'disputed')
+    return 'The payment of this order is disputed; it cannot ship until the dispute is closed.';
+  if (!doc.paid) return 'This order is not paid yet; only paid orders ship.';
+  if (doc.refunding) return 'A refund of this order is under way; try again in a moment.';
+  if (doc.status === 'delivered') return 'This order was delivered; its shipment can no longer change.';
+  if (to === 'delivered') return 'Only a shipped order can be delivered.';
+  return 'The order changed meanwhile; reload it and try again.';
+}
+
+/** A shipment's note in the history: its carrier and tracking number. */
+const shipmentNote = (input: ShippingStatusInput) =>
+  [input.carrier, input.trackingNumber].filter(Boolean).join(' ') || undefined;
+
+/**
+ * Admin: pending → shipped (paid, undisputed orders only, with an optional carrier and tracking
+ * number), shipped → pending (taken back before delivery), shipped → delivered. Setting the
+ * status an order already has changes nothing (a shipped order takes a new tracking number). A
+ * move that is not allowed is a 409 saying why.
+ */
+export async function setFulfilment(
   id: string,
-  status: ShippingStatus,
+  input: ShippingStatusInput,
   rules: OrderRules,
 ): Promise<Order> {
-  const doc = await OrderModel.findOneAndUpdate(
-    {
-      _id: id,
-      status: { $in: ['pending', 'shipped'] },
-      hold: { $nin: ['reserving', 'releasing', 'released'] },
+  const now = new Date();
+  const settled = {
+    paid: true,
+    refunding: { $exists: false },
+    hold: { $nin: ['reserving', 'releasing', 'released'] },
+  };
+  const moves: Record<
+    FulfilmentStatus,
+    { filter: Record<string, unknown>; update: Record<string, unknown> }
+  > = {
+    shipped: {
+      filter: { status: 'pending', ...settled },
+      update: withMail(
+        {
+          $set: {
+            status: 'shipped',
+            ...(input.carrier ? { carrier: input.carrier } : {}),
+            ...(input.trackingNumber ? { trackingNumber: input.trackingNumber } : {}),
+          },
+          $push: { history: { event: 'shipped', at: now, note: shipmentNote(input) } },
+        },
+        [mailEntry('shipped')],
+      ),
     },
-    { $set: { status } },
-    { new: true },
-  ).lean<OrderDoc>();
-  if (doc) {
-    if (status === 'shipped') await openSlots().release(doc.uid ?? doc.user, id);
-    return toOrder(doc, rules);
+    pending: {
+      filter: { status: 'shipped' },
+      update: {
+        $set: { status: 'pending' },
+        $unset: { carrier: 1, trackingNumber: 1 },
+        $push: { history: { event: 'unshipped', at: now } },
+      },
+    },
+    delivered: {
+      filter: { status: 'shipped' },
+      update: withMail(
+        { $set: { status: 'delivered' }, $push: { history: { event: 'delivered', at: now } } },
+        [mailEntry('delivered')],
+      ),
+    },
+  };
+  const move = moves[input.status];
+  const doc = await OrderModel.findOneAndUpdate({ _id: id, ...move.filter }, move.update, {
+    new: true,
+  }).lean<OrderDoc>();
+  if (doc) return toOrder(doc, rules);
+  const current = await OrderModel.findById(id).lean<OrderDoc>();
+  if (!current || !isListed(current.hold)) throw AppError.notFound('Order');
+  const settling = current.hold === 'releasing' || current.hold === 'released';
+  if (current.status === input.status && !settling) {
+    // Already there: nothing moves, though a shipment may get its carrier or tracking number.
+    if (input.status !== 'shipped' || !(input.carrier || input.trackingNumber))
+      return toOrder(current, rules);
+    const updated = await OrderModel.findOneAndUpdate(
+      { _id: id, status: 'shipped' },
+      {
+        $set: {
+          ...(input.carrier ? { carrier: input.carrier } : {}),
+          ...(input.trackingNumber ? { trackingNumber: input.trackingNumber } : {}),
+        },
+      },
+      { new: true },
+    ).lean<OrderDoc>();
+    if (updated) return toOrder(updated, rules);
   }
-  const exists = await OrderModel.findById(id, { status: 1, hold: 1 }).lean<OrderDoc>();
-  if (!exists || exists.hold === 'void') throw AppError.notFound('Order');
-  throw AppError.conflict('This order has expired or is being cancelled; it cannot be shipped.');
+  throw AppError.conflict(whyNotTo(current, input.status));
 }
 
 /**
@@ -100,7 +182,7 @@ export async function markPaid(
       status: { $ne: 'expired' },
       hold: { $nin: ['reserving', 'releasing', 'released'] },
     },
-    { $set: { paid: true, transactionId, paidAt: new Date() } },
+    withMail({ $set: { paid: true, transactionId, paidAt: new Date() } }, [mailEntry('paid')]),
     { new: true },
   ).lean<OrderDoc>();
   if (doc) await openSlots().release(doc.uid ?? doc.user, orderId);

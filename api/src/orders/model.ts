@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
-import { ORDER_STATUSES } from '@motoparts/contracts';
+import { ORDER_EVENTS, ORDER_STATUSES } from '@motoparts/contracts';
+import { outboxFields, outboxIndex } from '../mail/outbox-model';
 
 export const ORDER_HOLDS = ['reserving', 'held', 'releasing', 'released', 'void'] as const;
 export type OrderHold = (typeof ORDER_HOLDS)[number];
@@ -38,10 +39,52 @@ const orderSchema = new Schema(
      * existed have none and count as `held`.
      */
     hold: { type: String, enum: ORDER_HOLDS },
-    /** What a `releasing` order becomes: deleted (cancelled) or kept as expired. */
-    releaseTo: { type: String, enum: ['cancelled', 'expired'] },
+    /** What a `releasing` order becomes: deleted (cancelled), or kept as expired or refunded. */
+    releaseTo: { type: String, enum: ['cancelled', 'expired', 'refunded'] },
     /** The checkout this order is a line of (orders/checkout.ts): paid, cancelled and expired with it. */
     checkoutId: { type: String },
+    /** The shipment, as the admin gave it. */
+    carrier: { type: String },
+    trackingNumber: { type: String },
+    /** Cents given back to the buyer so far (refunds from the shop or Stripe's dashboard, a lost dispute). */
+    refundedCents: { type: Number },
+    /**
+     * A refund the shop has asked Stripe for and not yet recorded (orders/refunds.ts): recorded
+     * before Stripe is called, so a crash in between is finished by the recovery pass with the
+     * same idempotency key, and a `charge.refunded` for it is known as the shop's own.
+     */
+    refunding: {
+      type: new Schema(
+        {
+          amountCents: { type: Number, required: true },
+          key: { type: String, required: true },
+          /** `shop`: asked of Stripe by the shop; `provider`: Stripe told us of it (its dashboard). */
+          source: { type: String, enum: ['shop', 'provider'], required: true },
+          at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+    },
+    /** The pieces went back to stock after a refund (given back once: orders/stock.ts). */
+    restocked: { type: Boolean },
+    /** The status to return to when a dispute is won. */
+    statusBeforeDispute: { type: String, enum: ORDER_STATUSES },
+    /** What happened after placing and payment (those two come from createdAt and paidAt). */
+    history: {
+      type: [
+        new Schema(
+          {
+            event: { type: String, enum: ORDER_EVENTS, required: true },
+            at: { type: Date, required: true },
+            amountCents: Number,
+            note: String,
+          },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+    },
+    ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -53,6 +96,12 @@ orderSchema.index({ createdAt: -1, _id: -1 });
 // The recovery pass looks only at orders in a transient hold; the expiry pass at unpaid pending ones.
 orderSchema.index({ hold: 1 });
 orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
+// The mail worker reads the few orders with mail to send; charge and dispute events find orders
+// by their payment.
+orderSchema.index(...outboxIndex);
+orderSchema.index({ transactionId: 1 }, { sparse: true });
+// The recovery pass finishes refunds a crash interrupted.
+orderSchema.index({ 'refunding.at': 1 }, { sparse: true });
 
 /** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
 export const HIDDEN_HOLDS: readonly (OrderHold | null | undefined)[] = ['reserving', 'void'];
@@ -184,7 +233,13 @@ export type OrderRow = Pick<
   | 'hold'
   | 'uid'
   | 'checkoutId'
+  | 'carrier'
+  | 'trackingNumber'
+  | 'refundedCents'
+  | 'history'
 > & {
+  /** When Stripe confirmed the payment (a Date, or ms in a kept row). */
+  paidAt?: Date | number | null;
   _id: unknown;
   partsId: unknown;
   /** A document's Date, or the kept row's time in ms (a number is a sixth of a Date's memory). */
@@ -325,9 +380,11 @@ const checkoutSchema = new Schema(
     paymentIntentId: { type: String },
     transactionId: { type: String },
     paidAt: { type: Date },
+    ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
+checkoutSchema.index(...outboxIndex);
 
 export type CheckoutDoc = InferSchemaType<typeof checkoutSchema>;
 export type CheckoutLine = InferSchemaType<typeof checkoutLineSchema>;

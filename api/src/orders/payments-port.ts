@@ -14,4 +14,14 @@ export interface OpenPayments {
   settleCheckout(checkout: CheckoutDoc & { _id: string }, log: Logger): Promise<'paid' | 'open'>;
   /** Where a payment stands at the provider (`processing`, `requires_action` …), for the expiry. */
   statusOf(paymentId: string): Promise<string | undefined>;
+  /** Gives `amountCents` of a payment back to the payer; the same `key` never refunds twice. */
+  refund(refund: RefundRequest): Promise<void>;
+}
+
+export interface RefundRequest {
+  paymentId: string;
+  amountCents: number;
+  key: string;
+  orderId: string;
+  checkoutId?: string;
 }

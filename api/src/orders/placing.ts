@@ -1,3 +1,4 @@
+import { mailEntry, mailFields } from '../mail/outbox-model';
 import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, unitPriceCentsOf } from '@motoparts/contracts';
 import { Types } from 'mongoose';
 import type { Caller } from '../http/context';
@@ -81,6 +82,7 @@ async function reserveAndWrite(
       paid: false,
       status: 'pending',
       hold: 'held',
+      ...mailFields([mailEntry('placed')]),
     });
     forgetMarks(String(part._id), [mark]);
     return toOrder(doc.toObject(), rules);

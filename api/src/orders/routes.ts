@@ -1,6 +1,7 @@
 import {
   orderInputSchema,
   pageQuerySchema,
+  refundInputSchema,
   shippingStatusInputSchema,
   successSchema,
   userOrdersQuerySchema,
@@ -13,17 +14,17 @@ import type { ApiRoutes } from '../http/openapi';
 import { rateLimited } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { sendTaggedJson } from '../http/etag';
-import { AppError } from '../lib/app-error';
 import { build } from '../lib/catalog-cache';
 import { pageHeaders } from '../lib/paging';
 import { uidOf } from '../users/lookup';
-import { withOrderKey, type Answer } from './keys';
+import { answerOnce, type Answer } from './keys';
 import { getOrderFor, orderAnswerFor } from './access';
-import { cancelOrder, setShippingStatus } from './lifecycle';
+import { cancelOrder, setFulfilment } from './lifecycle';
+import { refundOrder } from './refunds';
 import { placeOrder } from './placing';
 import { orderRules } from './rules';
 import { toOrder } from './wire';
-import { idempotencyKeySchema, orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
+import { orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
 /** The answer for an address that no account holds now: no orders. */
 const NO_ORDERS = build({ value: [], total: 0 }, 0);
@@ -62,18 +63,17 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
         status: 201,
         body: await placeOrder(caller, input, rules, orderId),
       });
-      const sent = ctx.get('idempotency-key');
-      const parsed = sent ? idempotencyKeySchema.safeParse(sent) : undefined;
-      if (parsed && !parsed.success)
-        throw AppError.badRequest(parsed.error.issues[0]?.message ?? 'Bad Idempotency-Key.');
-      const key = parsed?.data;
-      const answer = key
-        ? // The key remembers the body as sent, so a retry must send the same JSON.
-          await withOrderKey(caller.uid, key, ctx.request.body, place, async (orderId) => ({
-            status: 201,
-            body: toOrder(await getOrderFor(caller, orderId, { adminMaySee: false }), rules),
-          }))
-        : await place();
+      const answer = await answerOnce(
+        ctx.get('idempotency-key'),
+        'order',
+        caller.uid,
+        ctx.request.body,
+        place,
+        async (orderId) => ({
+          status: 201,
+          body: toOrder(await getOrderFor(caller, orderId, { adminMaySee: false }), rules),
+        }),
+      );
       ctx.status = answer.status;
       const order = answer.body as Order;
       if (answer.status === 201) ctx.set('Location', `/order/${order._id}`);
@@ -164,8 +164,11 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     '/order/:id/status',
     {
       operationId: 'setOrderStatus',
-      summary: 'Ship an order (or take the shipment back)',
-      description: 'Expired orders and orders being cancelled cannot be shipped (409).',
+      summary: 'Ship an order, take the shipment back, or mark it delivered',
+      description:
+        'Only paid, undisputed orders ship (`shipped`, with an optional carrier and tracking number); ' +
+        '`pending` takes a shipment back before delivery; `delivered` follows `shipped`. ' +
+        'The buyer is mailed of a shipment and a delivery. Any other move is a 409 saying why.',
       ok: { description: 'The order.', body: OrderSchema },
       errors: [404, 409],
     },
@@ -173,7 +176,36 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     validate({ params: orderIdParams, body: shippingStatusInputSchema }),
     async (ctx) => {
       const { params, body } = ctx.state.input;
-      ctx.body = await setShippingStatus(params.id, body.status, rules);
+      ctx.body = await setFulfilment(params.id, body, rules);
+    },
+  );
+
+  section.post(
+    '/order/:id/refund',
+    {
+      operationId: 'refundOrder',
+      summary: 'Give the money of a paid order back',
+      description:
+        'Its customer: the whole order, before it ships (Cancel and refund). An admin: any paid order, ' +
+        'whole or `amount` dollars of what is left. Refunded through Stripe once per request ' +
+        '(an idempotency key of the order and amount); an order refunded whole before it shipped ' +
+        "gives its pieces back to stock. A checkout's line refunds that line's amount.",
+      ok: { description: 'The order as it is now.', body: OrderSchema },
+      errors: [403, 404, 409, 502],
+    },
+    auth,
+    validate({ params: orderIdParams, body: refundInputSchema }),
+    rateLimited(limits, 'stripe', (state) => callerOf(state).uid),
+    async (ctx) => {
+      const { params, body } = ctx.state.input;
+      ctx.body = await refundOrder(
+        callerOf(ctx.state),
+        params.id,
+        body.amount,
+        payments,
+        rules,
+        ctx.state.log,
+      );
     },
   );
 }

@@ -205,13 +205,27 @@ export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>)
   );
 }
 
-/** The last step of a release: the order disappears (cancel) or stays as expired. */
+/**
+ * The last step of a release: the order disappears (cancel), stays as expired, or stays as the
+ * refunded order it already is (orders/refunds.ts: its pieces came back after the refund).
+ */
 export async function finishRelease(
   order: Pick<OrderDoc, '_id' | 'partsId' | 'qty' | 'uid' | 'user' | 'releaseTo'>,
 ): Promise<void> {
   const id = String(order._id);
   if (order.releaseTo === 'expired') {
-    await OrderModel.updateOne({ _id: id }, { $set: { hold: 'released', status: 'expired' } });
+    await OrderModel.updateOne(
+      { _id: id, hold: 'releasing' },
+      {
+        $set: { hold: 'released', status: 'expired' },
+        $push: { history: { event: 'expired', at: new Date() } },
+      },
+    );
+  } else if (order.releaseTo === 'refunded') {
+    await OrderModel.updateOne(
+      { _id: id, hold: 'releasing' },
+      { $set: { hold: 'released', restocked: true } },
+    );
   } else {
     await OrderModel.deleteOne({ _id: id });
   }
@@ -221,7 +235,7 @@ export async function finishRelease(
 }
 
 /** Notes that `orderId` is about to be released, so a crash mid-release is found without a scan. */
-async function noteRelease(orderId: string): Promise<void> {
+export async function noteRelease(orderId: string): Promise<void> {
   try {
     await OrderReleaseModel.create({ _id: orderId, at: new Date() });
   } catch (err) {

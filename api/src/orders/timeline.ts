@@ -78,6 +78,11 @@ function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
   };
   if (doc.transactionId) row.transactionId = doc.transactionId;
   if (doc.checkoutId) row.checkoutId = doc.checkoutId;
+  if (doc.paidAt) row.paidAt = doc.paidAt.getTime();
+  if (doc.carrier) row.carrier = doc.carrier;
+  if (doc.trackingNumber) row.trackingNumber = doc.trackingNumber;
+  if (doc.refundedCents) row.refundedCents = doc.refundedCents;
+  if (doc.history?.length) row.history = doc.history;
   return row;
 }
 

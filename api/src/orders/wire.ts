@@ -1,4 +1,4 @@
-import type { Order } from '@motoparts/contracts';
+import type { Order, OrderEvent } from '@motoparts/contracts';
 import { toDollars } from '../lib/money';
 import type { OrderRow } from './model';
 import type { OrderRules } from './rules';
@@ -26,5 +26,27 @@ export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Orde
     ...(doc.createdAt != null ? { createdAt: new Date(doc.createdAt).toISOString() } : {}),
     ...(expiresAt ? { expiresAt } : {}),
     ...(doc.checkoutId ? { checkoutId: doc.checkoutId } : {}),
+    ...(doc.carrier ? { carrier: doc.carrier } : {}),
+    ...(doc.trackingNumber ? { trackingNumber: doc.trackingNumber } : {}),
+    ...(doc.refundedCents ? { refunded: toDollars(doc.refundedCents) } : {}),
+    history: historyOf(doc),
   };
+}
+
+const iso = (at: Date | number | string) => new Date(at).toISOString();
+
+/** Placed and paid come from the order's own times; what followed is stored as it happened. */
+function historyOf(doc: OrderRow): OrderEvent[] {
+  const events: OrderEvent[] = [];
+  if (doc.createdAt != null) events.push({ event: 'placed', at: iso(doc.createdAt) });
+  if (doc.paid && doc.paidAt != null) events.push({ event: 'paid', at: iso(doc.paidAt) });
+  for (const e of doc.history ?? []) {
+    events.push({
+      event: e.event,
+      at: iso(e.at),
+      ...(e.amountCents != null ? { amount: toDollars(e.amountCents) } : {}),
+      ...(e.note ? { note: e.note } : {}),
+    });
+  }
+  return events;
 }

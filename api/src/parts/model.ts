@@ -1,6 +1,11 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, type PriceTierCents } from '@motoparts/contracts';
 import { writeFeed, type WriteQuery, type WriteScope } from '../lib/write-feed';
+import { outboxFields, outboxIndex } from '../mail/outbox-model';
+
+/** Where a part's stock stands for the admins' alerts, from worst up. */
+export const STOCK_LEVELS = ['soldOut', 'low'] as const;
+export type StockLevel = (typeof STOCK_LEVELS)[number];
 
 /** A volume price: from `fromQty` pieces a line, `priceCents` a piece (contracts/src/pricing.ts). */
 const priceTierSchema = new Schema(
@@ -40,6 +45,13 @@ const partSchema = new Schema(
      * makes sufficient (parts/service.ts).
      */
     priceTiers: { type: [priceTierSchema], default: undefined },
+    /**
+     * How low the stock stood when admins were last told (parts/stock-alerts.ts): `low` (below
+     * LOW_STOCK_FACTOR × the minimum order) or `soldOut` (below one minimum order); absent when
+     * above both. Admins are mailed when it moves down, once per crossing.
+     */
+    stockAlert: { type: String, enum: STOCK_LEVELS },
+    ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
@@ -53,9 +65,24 @@ partSchema.index({ slug: 1 }, { unique: true });
 partSchema.index({ journal: 1 });
 // ?category= narrows any list order; within it the `_id` order (the default list) is an index walk.
 partSchema.index({ category: 1, _id: 1 });
+partSchema.index(...outboxIndex);
 
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
-const IN_PLACE_FIELDS = new Set(['availableQty', 'qty', 'text', 'img', 'updatedAt', 'journal']);
+const IN_PLACE_FIELDS = new Set([
+  'availableQty',
+  'qty',
+  'text',
+  'img',
+  'updatedAt',
+  'journal',
+  'stockAlert',
+  'outbox',
+  'mailDue',
+  'mailQueued',
+]);
+
+/** `outbox.2.sentAt` → `outbox`: a path inside a field changes that field. */
+const topField = (path: string) => path.split('.', 1)[0] ?? path;
 
 function singleId(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
@@ -85,7 +112,11 @@ export function catalogWriteScope(
     if (k === '$setOnInsert') continue; // not an upsert: never applied
     if (!k.startsWith('$')) {
       if (!IN_PLACE_FIELDS.has(k)) return 'all';
-    } else if (v === null || typeof v !== 'object' || Object.keys(v).some((f) => !IN_PLACE_FIELDS.has(f))) {
+    } else if (
+      v === null ||
+      typeof v !== 'object' ||
+      Object.keys(v).some((f) => !IN_PLACE_FIELDS.has(topField(f)))
+    ) {
       return 'all';
     }
   }

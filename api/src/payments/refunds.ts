@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { AppError } from '../lib/app-error';
 import type { Logger } from '../lib/logger';
+import type { RefundRequest } from '../orders/payments-port';
 
 /** Stripe unreachable or refusing: a 502, so a webhook is retried and a page says so. */
 export function providerError(err: unknown): AppError {
@@ -28,6 +29,32 @@ export async function refundStray(
     );
     log.error({ orderId, intent: intent.id, refund: refund.id }, 'stray payment refunded');
   } catch (err) {
+    throw providerError(err);
+  }
+}
+
+/**
+ * A refund the shop makes of an order (or a checkout's line): the order named in its metadata,
+ * and Stripe's idempotency key from the order's own record, so a retry refunds once.
+ */
+export async function refundPayment(stripe: Stripe, request: RefundRequest): Promise<void> {
+  try {
+    await stripe.refunds.create(
+      {
+        payment_intent: request.paymentId,
+        amount: request.amountCents,
+        metadata: {
+          orderId: request.orderId,
+          ...(request.checkoutId ? { checkoutId: request.checkoutId } : {}),
+          source: 'shop',
+        },
+      },
+      { idempotencyKey: request.key },
+    );
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+      throw AppError.conflict(`The payment provider refused the refund: ${err.message}`);
+    }
     throw providerError(err);
   }
 }

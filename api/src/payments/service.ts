@@ -6,12 +6,14 @@ import type { Logger } from '../lib/logger';
 import { OrderModel, type OrderDoc } from '../orders/model';
 import { getOrderFor } from '../orders/access';
 import { markPaid } from '../orders/lifecycle';
+import { closeDispute, openDispute, recordProviderRefund } from '../orders/refunds';
+import { StripeEventModel } from './model';
 import type { OrderRules } from '../orders/rules';
 import { toOrder } from '../orders/wire';
 import type { OpenPayments } from '../orders/payments-port';
 import { releaseOrder } from '../orders/stock';
 import { payCheckout, settleCheckoutIntent } from './checkout-payments';
-import { cancelOrRetrieve, providerError, refundStray } from './refunds';
+import { cancelOrRetrieve, providerError, refundPayment, refundStray } from './refunds';
 
 /**
  * Creates (or, thanks to the per-order idempotency key, re-obtains) the PaymentIntent for the
@@ -96,6 +98,7 @@ export function stripePayments(stripe: Stripe): OpenPayments {
         throw providerError(err);
       }
     },
+    refund: (request) => refundPayment(stripe, request),
   };
 }
 
@@ -184,8 +187,11 @@ export async function claimPayment(
 
 /**
  * POST /webhooks/stripe — Stripe's word. The signature is checked over the raw bytes with the
- * library's default tolerance; `payment_intent.succeeded` marks the order paid once (a replay
- * finds it already paid and changes nothing).
+ * library's default tolerance. Each event is applied idempotently (every step is conditional on
+ * the state it moves from) and its id recorded afterwards, so a repeat is answered at once:
+ * `payment_intent.succeeded` pays its order or checkout, `charge.refunded` records refunds made
+ * in Stripe's dashboard, `charge.dispute.created` / `.closed` hold and release the orders of a
+ * disputed payment. Any other type is acknowledged, and logged once per process.
  */
 export async function handleStripeWebhook(
   stripe: Stripe,
@@ -201,17 +207,75 @@ export async function handleStripeWebhook(
   } catch (err) {
     throw AppError.badRequest(`Webhook signature verification failed: ${(err as Error).message}`);
   }
-  if (event.type !== 'payment_intent.succeeded') return { received: true };
-  const intent = event.data.object;
+  if (await StripeEventModel.exists({ _id: event.id })) return { received: true };
+  await applyEvent(stripe, event, log);
+  await StripeEventModel.updateOne(
+    { _id: event.id },
+    { $setOnInsert: { type: event.type, at: new Date() } },
+    { upsert: true },
+  );
+  return { received: true };
+}
+
+const unknownTypes = new Set<string>();
+
+async function applyEvent(stripe: Stripe, event: Stripe.Event, log: Logger): Promise<void> {
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+      return paymentSucceeded(stripe, event.data.object, log);
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const paymentId = idOf(charge.payment_intent);
+      if (paymentId) await recordProviderRefund(paymentId, charge.amount_refunded, log);
+      return;
+    }
+    case 'charge.dispute.created': {
+      const paymentId = await disputedPayment(stripe, event.data.object);
+      if (paymentId) await openDispute(paymentId);
+      log.warn({ paymentId, dispute: event.data.object.id }, 'payment disputed: its orders do not ship');
+      return;
+    }
+    case 'charge.dispute.closed': {
+      const dispute = event.data.object;
+      const paymentId = await disputedPayment(stripe, dispute);
+      // `lost` is the only outcome that takes the money; won and warning_closed leave it.
+      if (paymentId) await closeDispute(paymentId, dispute.status !== 'lost');
+      return;
+    }
+    default:
+      if (!unknownTypes.has(event.type)) {
+        unknownTypes.add(event.type);
+        log.info({ type: event.type }, 'Stripe event type not used here; acknowledged');
+      }
+  }
+}
+
+const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id);
+
+/** The PaymentIntent of a dispute: named by newer API versions, else found through its charge. */
+async function disputedPayment(stripe: Stripe, dispute: Stripe.Dispute): Promise<string | undefined> {
+  const named = idOf(dispute.payment_intent);
+  if (named) return named;
+  const chargeId = idOf(dispute.charge);
+  if (!chargeId) return undefined;
+  try {
+    return idOf((await stripe.charges.retrieve(chargeId)).payment_intent);
+  } catch (err) {
+    throw providerError(err);
+  }
+}
+
+/** `payment_intent.succeeded`: marks its order (or checkout) paid once, or refunds a stray payment. */
+async function paymentSucceeded(stripe: Stripe, intent: Stripe.PaymentIntent, log: Logger): Promise<void> {
   const checkoutId = objectIdSchema.safeParse(intent.metadata?.checkoutId);
   if (checkoutId.success) {
     await payCheckout(stripe, checkoutId.data, intent, log);
-    return { received: true };
+    return;
   }
   const orderId = objectIdSchema.safeParse(intent.metadata?.orderId);
   if (!orderId.success || intent.currency !== 'usd') {
     log.warn({ intent: intent.id }, 'payment_intent.succeeded without a usable orderId; ignored');
-    return { received: true };
+    return;
   }
   const changed = await markPaid(orderId.data, intent.amount, intent.id);
   if (!changed) {
@@ -219,5 +283,4 @@ export async function handleStripeWebhook(
     const why = await strayReason(orderId.data, intent);
     if (why) await refundStray(stripe, intent, orderId.data, why, log);
   }
-  return { received: true };
 }

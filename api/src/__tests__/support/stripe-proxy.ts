@@ -7,6 +7,8 @@ export interface Seen {
   method: string;
   path: string;
   body: string;
+  /** The Idempotency-Key the API sent, if any. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -27,7 +29,13 @@ export async function startStripeProxy(
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', path: req.url ?? '', body });
+      const key = req.headers['idempotency-key'];
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body,
+        ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+      });
       const paid = /^\/v1\/payment_intents\/([^/?]+)(\/cancel)?/.exec(req.url ?? '');
       const amount = paid?.[1] !== undefined ? succeeded.get(paid[1]) : undefined;
       if (paid?.[1] !== undefined && amount !== undefined) {
@@ -107,6 +115,26 @@ export function postSucceededWebhook(
   metadata?: Record<string, string>,
 ) {
   const payload = succeededEvent(orderId, amount, intentId, metadata);
+  return call(t.base, 'POST', '/webhooks/stripe', {
+    raw: payload,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: t.env.STRIPE_WEBHOOK_SECRET,
+      }),
+    },
+  });
+}
+
+/** Posts any event to the webhook, signed as Stripe signs it; `id` is the event's id. */
+export function postEvent(
+  t: TestApp,
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_${Math.random().toString(36).slice(2)}`,
+) {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
   return call(t.base, 'POST', '/webhooks/stripe', {
     raw: payload,
     headers: {

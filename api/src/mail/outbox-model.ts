@@ -1,0 +1,108 @@
+import { Schema, Types } from 'mongoose';
+
+/*
+ * Mail waits in the document whose change it tells of: the change and its outbox entry are one
+ * atomic update, so a change that happened always has its mail queued and a repeated change (a
+ * webhook twice, a retried request) queues none. The worker (mail/outbox.ts) sends each entry and
+ * marks it sent by its index: entries are only ever appended, so an index names one entry for
+ * good (FerretDB has neither the positional `$` nor array filters).
+ */
+
+export const MAIL_KINDS = [
+  'placed',
+  'paid',
+  'shipped',
+  'delivered',
+  'refunded',
+  'soldOut',
+  'runningLow',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export interface OutboxEntry {
+  /** Stable: the Message-ID is made of it, so a resend after a crash is the same message. */
+  id: string;
+  kind: MailKind;
+  createdAt: Date;
+  /** Cents, for a refund's mail. */
+  amountCents?: number | null;
+  attempts?: number | null;
+  /** Not before this (backoff after a failed attempt). */
+  nextAt?: Date | null;
+  sentAt?: Date | null;
+  lastError?: string | null;
+}
+
+const entrySchema = new Schema<OutboxEntry>(
+  {
+    id: { type: String, required: true },
+    kind: { type: String, enum: MAIL_KINDS, required: true },
+    createdAt: { type: Date, required: true },
+    amountCents: Number,
+    attempts: Number,
+    nextAt: Date,
+    sentAt: Date,
+    lastError: String,
+  },
+  { _id: false },
+);
+
+/** The fields a document with an outbox carries (spread into its schema). */
+export const outboxFields = {
+  outbox: { type: [entrySchema], default: undefined },
+  /** Set with every entry queued, unset by the worker once all are sent: what it looks for. */
+  mailDue: { type: Boolean },
+  /** Entries queued so far: the worker clears `mailDue` only if none came after its read. */
+  mailQueued: { type: Number },
+};
+
+/** The index the worker reads: only documents with mail to send are in it. */
+export const outboxIndex = [{ mailDue: 1 }, { sparse: true }] as const;
+
+/** The fields of a document with an outbox, as read. */
+export interface WithOutbox {
+  _id: unknown;
+  outbox?: OutboxEntry[] | null;
+  mailDue?: boolean | null;
+  mailQueued?: number | null;
+}
+
+/** A new entry. */
+export function mailEntry(kind: MailKind, amountCents?: number): OutboxEntry {
+  return {
+    id: new Types.ObjectId().toHexString(),
+    kind,
+    createdAt: new Date(),
+    ...(amountCents !== undefined ? { amountCents } : {}),
+  };
+}
+
+type Update = {
+  $set?: Record<string, unknown>;
+  $push?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  $unset?: Record<string, unknown>;
+};
+
+/**
+ * `update` with mail queued in the same step: the entries are pushed, `mailDue` set and the count
+ * raised. `keep` bounds the outbox (for documents that queue mail for ever, such as a part's stock
+ * alerts); a sent entry dropped from its front only moves the indices, which the worker checks.
+ */
+export function withMail<U extends Update>(update: U, entries: OutboxEntry[], keep?: number): U {
+  if (entries.length === 0) return update;
+  return {
+    ...update,
+    $set: { ...update.$set, mailDue: true },
+    $push: {
+      ...update.$push,
+      outbox: keep ? { $each: entries, $slice: -keep } : { $each: entries },
+    },
+    $inc: { ...update.$inc, mailQueued: entries.length },
+  };
+}
+
+/** The outbox fields of a document inserted with mail queued. */
+export function mailFields(entries: OutboxEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue' | 'mailQueued'> {
+  return { outbox: entries, mailDue: true, mailQueued: entries.length };
+}

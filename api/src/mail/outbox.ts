@@ -1,0 +1,177 @@
+import type { Model } from 'mongoose';
+import type { Logger } from '../lib/logger';
+import type { OutboxEntry, WithOutbox } from './outbox-model';
+
+/** One mail, before the worker adds its sender and Message-ID. */
+export interface Message {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** What sends: a nodemailer transport, or anything with its `sendMail`. */
+export interface MailSender {
+  sendMail(mail: Message & { from: string; messageId: string }): Promise<unknown>;
+}
+
+/** A collection whose documents queue mail, and how each entry becomes a message. */
+export interface MailSource {
+  name: string;
+  // Any document model: the worker reads and writes only the outbox fields.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- models of different document types
+  model: Model<any>;
+  /** The message of one entry, or null when there is nobody to tell (then it is marked sent). */
+  compose(doc: WithOutbox, entry: OutboxEntry): Promise<Message | null>;
+}
+
+export interface Mailer {
+  /** Looks for mail now (after a change that queued some); the timer looks too. */
+  nudge(): void;
+  /** One pass, awaited (tests, shutdown). */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** How long a worker holds an entry it is sending before another may try it (a crash mid-send). */
+const LEASE_MS = 60_000;
+/** Documents read per source and pass. */
+const BATCH = 50;
+
+/** Waits after the n-th failed attempt: 5 s, 10 s, 20 s … up to an hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(60 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** The Message-ID of an entry: the same for every attempt, so a resend is the same message. */
+export const messageIdOf = (entry: Pick<OutboxEntry, 'id'>) => `<${entry.id}@mail.motoparts>`;
+
+/**
+ * Sends what the outboxes hold: every `intervalMs`, and when nudged. Each entry is leased first
+ * (a conditional update of its `nextAt`, so two API processes never send it both), sent with its
+ * stable Message-ID, then marked sent by its index. A failure waits with a growing backoff; an
+ * SMTP server that is down only delays the mail. A crash after the server accepted a mail and
+ * before its mark sends it again after the lease, with the same Message-ID.
+ */
+export function startMailer({
+  sender,
+  from,
+  sources,
+  log,
+  intervalMs,
+}: {
+  sender: MailSender;
+  from: string;
+  sources: MailSource[];
+  log: Logger;
+  intervalMs: number;
+}): Mailer {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function sendEntry(source: MailSource, doc: WithOutbox, entry: OutboxEntry, index: number) {
+    const at = `outbox.${index}`;
+    const now = Date.now();
+    const leased = await source.model.updateOne(
+      {
+        _id: doc._id,
+        [`${at}.id`]: entry.id,
+        [`${at}.sentAt`]: { $exists: false },
+        [`${at}.nextAt`]: entry.nextAt ?? { $exists: false },
+      },
+      { $set: { [`${at}.nextAt`]: new Date(now + LEASE_MS) } },
+    );
+    if (leased.modifiedCount !== 1) return;
+    try {
+      const message = await source.compose(doc, entry);
+      if (message && message.to.length > 0) {
+        await sender.sendMail({ ...message, from, messageId: messageIdOf(entry) });
+      }
+      await source.model.updateOne(
+        { _id: doc._id, [`${at}.id`]: entry.id },
+        { $set: { [`${at}.sentAt`]: new Date() } },
+      );
+    } catch (err) {
+      const attempts = (entry.attempts ?? 0) + 1;
+      const error = err instanceof Error ? err.message : String(err);
+      log.warn(
+        { source: source.name, id: String(doc._id), kind: entry.kind, attempts, err: error },
+        'mail not sent; retrying later',
+      );
+      await source.model.updateOne(
+        { _id: doc._id, [`${at}.id`]: entry.id },
+        {
+          $set: {
+            [`${at}.attempts`]: attempts,
+            [`${at}.nextAt`]: new Date(Date.now() + backoffMs(attempts)),
+            [`${at}.lastError`]: error.slice(0, 200),
+          },
+        },
+      );
+    }
+  }
+
+  async function pass(): Promise<void> {
+    for (const source of sources) {
+      const docs = (await source.model.find({ mailDue: true }).limit(BATCH).lean()) as WithOutbox[];
+      for (const doc of docs) {
+        if (stopped) return;
+        let waiting = false;
+        const entries = doc.outbox ?? [];
+        for (const [index, entry] of entries.entries()) {
+          if (entry.sentAt) continue;
+          if (entry.nextAt && entry.nextAt.getTime() > Date.now()) {
+            waiting = true;
+            continue;
+          }
+          await sendEntry(source, doc, entry, index);
+        }
+        if (!waiting) {
+          // Sent (or leased by another process, which finishes them): done, unless mail was
+          // queued after this read or one of these failed, which leaves it due.
+          const now = await source.model.findById(doc._id).lean<WithOutbox>();
+          const left = (now?.outbox ?? []).some((e) => !e.sentAt);
+          if (!left) {
+            await source.model.updateOne(
+              { _id: doc._id, mailQueued: now?.mailQueued ?? { $exists: false } },
+              { $unset: { mailDue: 1 } },
+            );
+          }
+        }
+      }
+    }
+  }
+
+  const runOnce = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await pass();
+        } while (again && !stopped);
+      } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail pass failed; retrying');
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+
+  const timer = setInterval(() => void runOnce(), intervalMs);
+  timer.unref();
+  return {
+    nudge: () => void runOnce(),
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      stopped = true;
+      await running;
+    },
+  };
+}
