@@ -25,6 +25,11 @@ export interface SessionModule {
   renewSession: (host: SessionHost) => Promise<string | null>;
   /** `signOutRequested`: end the API session, sign out of Firebase, reset the API cache, `signedOut`. */
   signOut: (host: SessionHost) => Promise<void>;
+  /**
+   * Firebase's verification mail to the signed-in address (again); rejects when there is no
+   * Firebase session here or Firebase refuses (too many mails).
+   */
+  sendVerificationMail: (host: SessionHost) => Promise<void>;
 }
 
 /** Loads the session module on demand, so Firebase stays off the first paint. */
@@ -37,4 +42,6 @@ export type LoadSessionModule = () => Promise<SessionModule>;
 export interface SessionThunkExtra {
   /** One renewal at a time: requests that fail together wait for the same new token. */
   renewSession: (host: SessionHost) => Promise<string | null>;
+  /** The auth remote's `sendVerificationMail`, for pages of other remotes (`requestVerificationMail`). */
+  sendVerificationMail: (host: SessionHost) => Promise<void>;
 }

@@ -11,5 +11,12 @@
  * Everyone else reads selectors and dispatches requests (`signOutRequested`); the listeners
  * (added by `makeStore`) keep localStorage in step and carry the requests out.
  */
-export { profileRenamed, restoreRequested, signedIn, signedOut, signOutRequested } from './slice';
+export {
+  profileRenamed,
+  requestVerificationMail,
+  restoreRequested,
+  signedIn,
+  signedOut,
+  signOutRequested,
+} from './slice';
 export type { LoadSessionModule, SessionHost, SessionModule } from './contract';

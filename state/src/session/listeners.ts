@@ -126,5 +126,10 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
     },
   });
 
-  return { middleware: listeners.middleware, extra: { renewSession } };
+  const sendVerificationMail = async (host: SessionHost): Promise<void> => {
+    if (!loadSessionModule) throw new Error('Signing in is not available on this page.');
+    await (await loadSessionModule()).sendVerificationMail(host);
+  };
+
+  return { middleware: listeners.middleware, extra: { renewSession, sendVerificationMail } };
 }

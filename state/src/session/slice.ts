@@ -1,4 +1,6 @@
-import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { SessionThunkExtra } from './contract';
+import type { WithSession } from './state';
 import { INITIAL_SESSION, NO_SESSION, type Session } from './state';
 
 export const sessionSlice = createSlice({
@@ -33,3 +35,15 @@ export const { signedIn, signedOut, restoreFailed, profileRenamed } = sessionSli
  */
 export const restoreRequested = createAction('session/restoreRequested');
 export const signOutRequested = createAction('session/signOutRequested');
+
+/**
+ * Asks the auth remote for Firebase's verification mail (again): what a page offers when the API
+ * refuses an unverified account's second hold. Rejects with Firebase's reason.
+ */
+export const requestVerificationMail = createAsyncThunk<
+  void,
+  void,
+  { extra: SessionThunkExtra; state: WithSession }
+>('session/requestVerificationMail', async (_arg, { dispatch, getState, extra }) => {
+  await extra.sendVerificationMail({ dispatch, getState });
+});

@@ -4,13 +4,13 @@
  * and call it through `SessionModule`. Each function ends with `signedIn` or `signedOut`; the
  * listeners keep localStorage in step.
  */
-import { signOut as firebaseSignOut } from 'firebase/auth';
+import { sendEmailVerification, signOut as firebaseSignOut } from 'firebase/auth';
 import { baseApi, selectToken, signedOut, type SessionModule } from '@motoparts/state';
 import { firebaseAuth } from '../../lib/firebase';
 import { completeSignIn } from '../../lib/token-exchange';
 import { sessionApi } from './api';
 
-export const { restoreSession, renewSession, signOut } = {
+export const { restoreSession, renewSession, signOut, sendVerificationMail } = {
   /** Our token expired but Firebase may still know the user: renew the API token, or sign out. */
   async restoreSession(host) {
     try {
@@ -67,5 +67,14 @@ export const { restoreSession, renewSession, signOut } = {
       host.dispatch(baseApi.util.resetApiState());
       host.dispatch(signedOut());
     }
+  },
+
+  /** Firebase's verification mail to the signed-in address, again (the API's lower cap says why). */
+  async sendVerificationMail() {
+    const auth = firebaseAuth();
+    await auth.authStateReady();
+    const user = auth.currentUser;
+    if (!user) throw new Error('Sign in again to get a new verification mail.');
+    await sendEmailVerification(user, { url: new URL('/login', window.location.origin).href });
   },
 } satisfies SessionModule;

@@ -1,5 +1,5 @@
 import type { User } from 'firebase/auth';
-import { signOut as firebaseSignOut } from 'firebase/auth';
+import { sendEmailVerification, signOut as firebaseSignOut } from 'firebase/auth';
 import {
   makeStore,
   selectAuthStatus,
@@ -15,7 +15,7 @@ import { firebaseAuth } from '../../../lib/firebase';
 import { completeSignIn } from '../../../lib/token-exchange';
 import * as session from '../index';
 
-jest.mock('firebase/auth', () => ({ signOut: jest.fn() }));
+jest.mock('firebase/auth', () => ({ signOut: jest.fn(), sendEmailVerification: jest.fn() }));
 jest.mock('../../../lib/firebase', () => ({ firebaseAuth: jest.fn() }));
 jest.mock('../../../lib/token-exchange', () => ({ completeSignIn: jest.fn() }));
 
@@ -71,7 +71,12 @@ function signedInStore() {
 
 it('is the session module the shell expects', () => {
   const contract: SessionModule = session;
-  expect(Object.keys(contract).sort()).toEqual(['renewSession', 'restoreSession', 'signOut']);
+  expect(Object.keys(contract).sort()).toEqual([
+    'renewSession',
+    'restoreSession',
+    'sendVerificationMail',
+    'signOut',
+  ]);
 });
 
 describe('restoreSession', () => {
@@ -166,5 +171,22 @@ describe('signOut (signOutRequested)', () => {
     await settle();
     expect(selectAuthStatus(store.getState())).toBe('signedOut');
     expect(stored.size).toBe(0);
+  });
+});
+
+describe('sendVerificationMail', () => {
+  it('asks Firebase to mail the signed-in address, with a link back to /login', async () => {
+    Object.defineProperty(globalThis, 'window', {
+      configurable: true,
+      value: { location: { origin: 'http://shop.test' } },
+    });
+    await session.sendVerificationMail();
+    expect(sendEmailVerification).toHaveBeenCalledWith(firebaseUser, { url: 'http://shop.test/login' });
+  });
+
+  it('refuses without a Firebase session here', async () => {
+    currentUser = null;
+    await expect(session.sendVerificationMail()).rejects.toThrow(/Sign in again/);
+    expect(sendEmailVerification).not.toHaveBeenCalled();
   });
 });

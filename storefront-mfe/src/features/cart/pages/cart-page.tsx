@@ -17,6 +17,7 @@ import { ensureStorefrontStyles } from '../../../styles';
 import css from '../cart.css';
 import { CartLineItem } from '../components/cart-line';
 import { deliveryErrors, type Delivery, type DeliveryErrors } from '../delivery';
+import { isUnverifiedCap, ResendVerification } from '../../../components/resend-verification';
 
 ensureStorefrontStyles();
 injectStyles('storefront-cart-styles', css);
@@ -58,6 +59,8 @@ function CheckoutForm({ ready, why }: { ready: boolean; why: string | null }) {
   const [typed, setTyped] = useState<Partial<Delivery>>({});
   const [errors, setErrors] = useState<DeliveryErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // The refusal was the lower cap of an unverified address: the verification mail is offered.
+  const [unverified, setUnverified] = useState(false);
   const [placeCheckout, { isLoading }] = usePlaceCheckoutMutation();
   const navigate = useNavigate();
   const addressRef = useRef<HTMLTextAreaElement>(null);
@@ -94,6 +97,7 @@ function CheckoutForm({ ready, why }: { ready: boolean; why: string | null }) {
     // A 409 (a line's stock fell, the cart changed in another window, too many unpaid orders):
     // the API says what, and the cart is read again (tag invalidation) so the lines show it.
     setFailure(errorMessage(result.error, 'Your checkout could not be placed. Please try again.'));
+    setUnverified(isUnverifiedCap(result.error));
   };
 
   const field = (name: keyof Delivery) => ({
@@ -148,6 +152,7 @@ function CheckoutForm({ ready, why }: { ready: boolean; why: string | null }) {
           {failure}
         </p>
       )}
+      {failure && unverified && <ResendVerification />}
       <button type="submit" className="btn cart-checkout-button" disabled={!ready || isLoading}>
         {isLoading ? 'Checking out...' : 'Checkout'}
       </button>

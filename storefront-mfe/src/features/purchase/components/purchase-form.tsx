@@ -15,6 +15,7 @@ import { AddToCartButton } from '../../../components/add-to-cart';
 import { usePlaceOrderMutation } from '../api';
 import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../../../lib/stepper';
 import { OrderAccepted } from './order-accepted';
+import { isUnverifiedCap, ResendVerification } from '../../../components/resend-verification';
 
 /** The 409 of the per-customer cap on unpaid orders carries `details.maxOpenOrders`. */
 function isOpenOrdersCap(error: unknown): boolean {
@@ -35,6 +36,8 @@ export function PurchaseForm({ part }: { part: Part }) {
   const [qty, setQty] = useState(() => initialQty(bounds));
   const [stepMessage, setStepMessage] = useState<string | null>(null);
   const [orderError, setOrderError] = useState<string | null>(null);
+  // The refusal was the lower cap of an unverified address: the verification mail is offered.
+  const [unverified, setUnverified] = useState(false);
   const [accepted, setAccepted] = useState<Order | null>(null);
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();
   const orderNowRef = useRef<HTMLButtonElement>(null);
@@ -70,6 +73,7 @@ export function PurchaseForm({ part }: { part: Part }) {
     if (status === 409 && isOpenOrdersCap(result.error)) {
       // Too many unpaid orders already: the server's message says what to do.
       setOrderError(errorMessage(result.error, 'You have too many unpaid orders.'));
+      setUnverified(isUnverifiedCap(result.error));
     } else if (status === 409) {
       // The server's answer wins; the part is refetched (tag invalidation) so the new stock shows.
       setOrderError(
@@ -136,6 +140,7 @@ export function PurchaseForm({ part }: { part: Part }) {
           {orderError}
         </p>
       )}
+      {orderError && unverified && <ResendVerification />}
       <button ref={orderNowRef} type="submit" className="btn" disabled={!orderable || isLoading}>
         {isLoading ? 'Placing your order...' : 'Order now'}
       </button>
