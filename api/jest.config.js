@@ -1,4 +1,4 @@
-/** Integration tests over HTTP against real FerretDB, the Firebase Auth emulator and stripe-mock. */
+/** Integration tests over HTTP against real FerretDB, the Firebase Auth emulator, stripe-mock and Mailpit. */
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',

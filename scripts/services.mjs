@@ -2,7 +2,7 @@
 // `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,9 +40,11 @@ export const DEFAULT_PORTS = {
   authEmulator: 9099,
   db: 27017,
   stripe: 12111,
+  smtp: 1025,
+  mailUi: 8025,
 };
 
-/** Ports from the environment (PORT_API=5001 …) over the defaults. */
+/** Ports from the environment (PORT_API=5001, PORT_MAIL_UI=8026 …) over the defaults. */
 export function ports(env = process.env) {
   const out = { ...DEFAULT_PORTS };
   for (const key of Object.keys(out)) {
@@ -160,7 +162,7 @@ export async function stopAll() {
 
 /**
  * Builds FerretDB (patched: see ferretdb-build.mjs) and stripe-mock from our Go module when a
- * binary is missing or FerretDB's version or patches changed.
+ * binary is missing or FerretDB's version or patches changed, and Mailpit from tools/mail.
  */
 export function ensureTools() {
   const toolsDir = path.join(ROOT, 'tools');
@@ -170,6 +172,7 @@ export function ensureTools() {
     go(['build', '-o', TOOLS_BIN + path.sep, 'github.com/stripe/stripe-mock'], toolsDir);
     log('tools', 'built .tools/bin/stripe-mock');
   }
+  ensureMailpit();
   const built = buildFerretDB({
     toolsDir,
     binDir: TOOLS_BIN,
@@ -178,6 +181,51 @@ export function ensureTools() {
       log('tools', 'building FerretDB from tools/ with our patches (first run only, ~1 min cold)…'),
   });
   if (built) log('tools', 'built .tools/bin/ferretdb');
+}
+
+/** The Mailpit version tools/mail/go.mod pins. */
+export function mailpitVersion() {
+  const mod = readFileSync(path.join(ROOT, 'tools', 'mail', 'go.mod'), 'utf8');
+  const m = /\sgithub\.com\/axllent\/mailpit (v[\w.+-]+)/.exec(mod);
+  if (!m) throw new Error('tools/mail/go.mod does not require github.com/axllent/mailpit');
+  return m[1];
+}
+
+/**
+ * Builds Mailpit (the local mail server) from tools/mail, a module of its own (it needs a newer Go
+ * than FerretDB's module pins), when the binary is missing or tools/mail/go.mod pins another
+ * version than the one it was built from (`mailpit.stamp`). Cold: ≈ 20 s of module downloads and
+ * ≈ 3 min of CPU at `-p 2`. The Go module holds no build of the web UI's JavaScript (Mailpit's
+ * release builds it with npm first): the SMTP server, the HTTP API and the message views under
+ * /view/ work, the web UI's page stays blank.
+ */
+export function ensureMailpit() {
+  const version = mailpitVersion();
+  const bin = path.join(TOOLS_BIN, 'mailpit');
+  const stamp = path.join(TOOLS_BIN, 'mailpit.stamp');
+  if (existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) return;
+  log('tools', `building Mailpit ${version} from tools/mail (first run only, a few minutes cold)…`);
+  mkdirSync(TOOLS_BIN, { recursive: true });
+  // A name of this process's own, swapped in by one atomic rename: an `npm test` beside a running
+  // `npm start` may build at the same moment.
+  const partial = `${bin}.${process.pid}`;
+  go(
+    [
+      'build',
+      '-p',
+      '2',
+      '-trimpath',
+      '-ldflags',
+      `-X github.com/axllent/mailpit/config.Version=${version}`,
+      '-o',
+      partial,
+      'github.com/axllent/mailpit',
+    ],
+    path.join(ROOT, 'tools', 'mail'),
+  );
+  renameSync(partial, bin);
+  writeFileSync(stamp, `${version}\n`);
+  log('tools', `built .tools/bin/mailpit (${version})`);
 }
 
 /**
@@ -215,6 +263,35 @@ export async function startStripeMock({ port, quiet = true }) {
   const args = ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:'];
   const child = run('stripe', path.join(TOOLS_BIN, 'stripe-mock'), args, { quiet });
   await waitForPort(port, { child });
+  return child;
+}
+
+/**
+ * Mailpit: an SMTP server on 127.0.0.1:smtpPort that keeps every message it receives, and its HTTP
+ * API (and message views) on 127.0.0.1:uiPort. Every message is kept, duplicates included (no
+ * Message-ID deduplication, no pruning of old messages), in a temporary database under
+ * .data/mail/ that Mailpit deletes when it stops. Mailpit also reads MP_* variables: they are
+ * emptied here, so only these flags configure it.
+ */
+export async function startMailpit({ smtpPort, uiPort, quiet = true }) {
+  const tmp = path.join(DATA_DIR, 'mail');
+  mkdirSync(tmp, { recursive: true });
+  const env = { TMPDIR: tmp };
+  for (const name of Object.keys(process.env)) if (name.startsWith('MP_')) env[name] = '';
+  const args = [
+    '--smtp',
+    `127.0.0.1:${smtpPort}`,
+    '--listen',
+    `127.0.0.1:${uiPort}`,
+    // 0: no limit (Mailpit's default deletes all but the newest 500 every minute).
+    '--max',
+    '0',
+    // No look-ups on the network: the update check asks GitHub, each SMTP connection its DNS name.
+    '--disable-version-check',
+    '--smtp-disable-rdns',
+  ];
+  const child = run('mailpit', path.join(TOOLS_BIN, 'mailpit'), args, { env, quiet });
+  await Promise.all([waitForPort(smtpPort, { child }), waitForPort(uiPort, { child })]);
   return child;
 }
 
@@ -293,5 +370,6 @@ export function serviceEnv(p, { mongodbUri } = {}) {
     STRIPE_SECRET_KEY: 'sk_test_123',
     ...localSecrets(),
     ADMIN_EMAILS: 'admin@motoparts.test',
+    ...(p.smtp ? { SMTP_URL: `smtp://127.0.0.1:${p.smtp}` } : {}),
   };
 }

@@ -14,6 +14,7 @@ import {
   serviceEnv,
   startAuthEmulator,
   startFerret,
+  startMailpit,
   startStripeMock,
   waitForPort,
 } from './services.mjs';
@@ -159,6 +160,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
     db: Boolean(env.MONGODB_URI),
     auth: Boolean(env.FIREBASE_API_KEY),
     stripe: Boolean(env.STRIPE_SECRET_KEY),
+    mail: Boolean(env.SMTP_URL),
   };
   const checks = [
     [p.api, 'API'],
@@ -166,6 +168,12 @@ export async function startStack(p, { quiet = false, build = true, env = process
     ...(external.db ? [] : [[p.db, 'FerretDB']]),
     ...(external.auth ? [] : [[p.authEmulator, 'Firebase Auth emulator']]),
     ...(external.stripe ? [] : [[p.stripe, 'stripe-mock']]),
+    ...(external.mail
+      ? []
+      : [
+          [p.smtp, 'Mailpit SMTP'],
+          [p.mailUi, 'Mailpit HTTP API'],
+        ]),
   ];
   for (const [port, what] of checks) await assertPortFree(port, what);
 
@@ -173,7 +181,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
   ensureTools();
   if (build) await buildAll();
 
-  log('services', 'starting FerretDB, the Firebase Auth emulator and stripe-mock…');
+  log('services', 'starting FerretDB, the Firebase Auth emulator, stripe-mock and Mailpit…');
   const apiEnv = { ...serviceEnv(p, { mongodbUri: env.MONGODB_URI }) };
   for (const key of [
     'FIREBASE_PROJECT_ID',
@@ -191,6 +199,9 @@ export async function startStack(p, { quiet = false, build = true, env = process
     'RATE_LIMIT_STRIPE',
     'RATE_LIMIT_CHECKOUT',
     'MAX_UNVERIFIED_OPEN_ORDERS',
+    'SMTP_URL',
+    'MAIL_FROM',
+    'MAIL_DISABLED',
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }
@@ -200,6 +211,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
     external.db ? null : startFerret({ port: p.db, quiet, ...(dbDir ? { dataDir: dbDir } : {}) }),
     external.auth ? null : startAuthEmulator({ port: p.authEmulator, quiet }),
     external.stripe ? null : startStripeMock({ port: p.stripe, quiet }),
+    external.mail ? null : startMailpit({ smtpPort: p.smtp, uiPort: p.mailUi, quiet }),
   ]);
 
   log('seed', 'seeding demo parts, reviews and the two demo accounts (idempotent)…');

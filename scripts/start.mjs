@@ -37,6 +37,7 @@ MotoParts is running (ready in ${secs} s). Ctrl-C stops everything.
   ${process.env.MONGODB_URI ? 'Database            MONGODB_URI' : `FerretDB            mongodb://127.0.0.1:${p.db}/motoparts`}
   Auth emulator       http://127.0.0.1:${p.authEmulator}
   stripe-mock         http://127.0.0.1:${p.stripe}
+  ${process.env.SMTP_URL ? 'Mail                SMTP_URL' : `Mail (Mailpit)      http://127.0.0.1:${p.mailUi}/api/v1/messages  (SMTP 127.0.0.1:${p.smtp})`}
 
 Demo logins:
   admin     admin@motoparts.test / admin-pass-2026

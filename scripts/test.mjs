@@ -17,6 +17,8 @@ const TEST_PORTS = ports({
   PORT_AUTH_EMULATOR: '9199',
   PORT_DB: '27117',
   PORT_STRIPE: '12211',
+  PORT_SMTP: '11025',
+  PORT_MAIL_UI: '18025',
   ...process.env,
 });
 
@@ -101,9 +103,13 @@ try {
         // The stack's API runs in development mode, as under `npm start`; quieter logs only.
         LOG_LEVEL: 'warn',
         ...process.env,
+        // The suites read what the API sent from the stack's own Mailpit, never a real server.
+        SMTP_URL: '',
       },
     });
-    const serviceEnv = { ...apiEnv, NODE_ENV: 'test' };
+    const mailpitUrl = `http://127.0.0.1:${TEST_PORTS.mailUi}`;
+    // The API suite reads what the stack's Mailpit received through its HTTP API (MAILPIT_URL).
+    const serviceEnv = { ...apiEnv, MAILPIT_URL: mailpitUrl, NODE_ENV: 'test' };
     if (want('unit')) {
       step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv);
       // The API suite again with the read models a MongoDB deployment uses (queries, not lists
@@ -120,6 +126,7 @@ try {
         E2E_DASHBOARD_URL: `http://localhost:${TEST_PORTS.dashboard}`,
         E2E_AUTH_EMULATOR_URL: `http://127.0.0.1:${TEST_PORTS.authEmulator}`,
         E2E_STRIPE_WEBHOOK_SECRET: apiEnv.STRIPE_WEBHOOK_SECRET,
+        E2E_MAILPIT_URL: mailpitUrl,
       });
     }
   }

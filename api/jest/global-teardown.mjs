@@ -5,5 +5,5 @@ export default async function globalTeardown() {
   const started = globalThis.__MOTOPARTS_SERVICES__;
   if (!started) return;
   await Promise.all(started.children.map((c) => stopChild(c)));
-  rmSync(started.dataDir, { recursive: true, force: true });
+  if (started.dataDir) rmSync(started.dataDir, { recursive: true, force: true });
 }

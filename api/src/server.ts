@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   if (env.NODE_ENV === 'production' && env.STRIPE_TEST_MODE) {
     logger.warn('STRIPE_TEST_MODE=1: a staging deployment; a Stripe test key (test cards pay) is allowed');
   }
+  if (env.MAIL_DISABLED) logger.warn('MAIL_DISABLED=1: the API sends no mail');
+  else if (!env.SMTP_URL) logger.warn('SMTP_URL is not set: the API sends no mail');
   const catalogue = catalogueFor(env);
   const userLookup = userLookupFor(env);
   const reads = readModelsFor(env);

@@ -65,6 +65,8 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
     NODE_ENV: 'production',
     // Production's code paths against the local stand-ins, which production refuses unless told.
     ALLOW_LOCAL_SERVICES: '1',
+    // No mail server in a bench: production starts without SMTP_URL only when told.
+    MAIL_DISABLED: '1',
     LOG_LEVEL: 'warn',
     // One load generator stands for many shoppers: no per-account order limit and, unless told,
     // no open-order cap.

@@ -39,6 +39,8 @@ const baseEnv = {
   NODE_ENV: 'production',
   // Production's code paths against the local stand-ins, which production refuses unless told.
   ALLOW_LOCAL_SERVICES: '1',
+  // No mail server in a bench: production starts without SMTP_URL only when told.
+  MAIL_DISABLED: '1',
   // Ten connections from one address place thousands of orders: the per-account order limit
   // would answer 429 instead of doing the work measured (the baseline had none).
   RATE_LIMIT_ORDER: '0/60',

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'yaml';
-import { API_NODE_ARGS } from '../../scripts/services.mjs';
+import { API_NODE_ARGS, mailpitVersion } from '../../scripts/services.mjs';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const FRONT_ENDS = ['shell', 'storefront', 'auth', 'dashboard'];
-const STAND_INS = ['auth-emulator', 'stripe-mock', 'seed'];
+const STAND_INS = ['auth-emulator', 'stripe-mock', 'mailpit', 'seed'];
 
 /**
  * What docker-compose.yml requires: settings, and every secret as the path of its file. `config`
@@ -32,6 +32,8 @@ const SECRETS = {
   JWT_SECRET_FILE: '/etc/motoparts/secrets/jwt-secret',
   STRIPE_SECRET_KEY_FILE: '/etc/motoparts/secrets/stripe-secret-key',
   STRIPE_WEBHOOK_SECRET_FILE: '/etc/motoparts/secrets/stripe-webhook-secret',
+  SMTP_URL_FILE: '/etc/motoparts/secrets/smtp-url',
+  MAIL_FROM: 'MotoParts <orders@motoparts.example>',
   FIREBASE_SERVICE_ACCOUNT_FILE: '/etc/motoparts/firebase-service-account.json',
 };
 
@@ -46,6 +48,8 @@ const SECRET_READERS = {
   JWT_SECRET_FILE: { api: 'JWT_SECRET_FILE', seed: 'JWT_SECRET_FILE' },
   STRIPE_SECRET_KEY_FILE: { api: 'STRIPE_SECRET_KEY_FILE', seed: 'STRIPE_SECRET_KEY_FILE' },
   STRIPE_WEBHOOK_SECRET_FILE: { api: 'STRIPE_WEBHOOK_SECRET_FILE', seed: 'STRIPE_WEBHOOK_SECRET_FILE' },
+  // The seed sends no mail.
+  SMTP_URL_FILE: { api: 'SMTP_URL_FILE' },
   // firebase-admin reads its key through Application Default Credentials.
   FIREBASE_SERVICE_ACCOUNT_FILE: { api: 'GOOGLE_APPLICATION_CREDENTIALS' },
 };
@@ -56,6 +60,7 @@ const SECRET_VALUES = [
   'JWT_SECRET',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'SMTP_URL',
   'MONGO_INITDB_ROOT_PASSWORD',
   'MOTOPARTS_DB_PASSWORD',
 ];
@@ -288,6 +293,33 @@ describe('docker-compose.yml (production)', () => {
     assertHardened('production', production().services);
   });
 
+  test("mail: the API's SMTP_URL is a secret file, MAIL_FROM is required, MAIL_DISABLED=1 is the operator's word", () => {
+    const { services } = production();
+    const api = services.api.environment;
+    assert.equal(api.SMTP_URL_FILE, secretPath(services.api, 'smtp-url'));
+    assert.equal(api.SMTP_URL, undefined, 'the URL (and its password) is not in the environment');
+    assert.equal(api.MAIL_FROM, SECRETS.MAIL_FROM);
+    // Mail is on unless the operator turns it off: production then refuses to start without it.
+    assert.equal(api.MAIL_DISABLED, '0');
+    const off = render(['-f', 'docker-compose.yml'], {
+      ...SECRETS,
+      MAIL_DISABLED: '1',
+      SMTP_URL_FILE: '/dev/null',
+    });
+    assert.equal(off.services.api.environment.MAIL_DISABLED, '1');
+    assert.equal(off.secrets['smtp-url'].file, '/dev/null');
+    const withoutSmtp = { ...SECRETS };
+    delete withoutSmtp.SMTP_URL_FILE;
+    const missing = compose(['-f', 'docker-compose.yml', 'config', '-q'], withoutSmtp);
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /set SMTP_URL_FILE \(path of the API's SMTP server URL/);
+    const withoutFrom = { ...SECRETS };
+    delete withoutFrom.MAIL_FROM;
+    const noFrom = compose(['-f', 'docker-compose.yml', 'config', '-q'], withoutFrom);
+    assert.notEqual(noFrom.status, 0);
+    assert.match(noFrom.stderr, /set MAIL_FROM \(the sender of the API's mail/);
+  });
+
   test('published ports are on the loopback address unless PUBLISH_ADDRESS opens them', () => {
     const { services } = production();
     const ports = Object.entries(services).flatMap(([name, s]) => published(s).map((p) => ({ name, ...p })));
@@ -342,7 +374,7 @@ describe('docker-compose.yml (production)', () => {
       );
     }
     const text = JSON.stringify(services);
-    assert.doesNotMatch(text, /seed-cli|auth-emulator|stripe-mock|admin@motoparts\.test/);
+    assert.doesNotMatch(text, /seed-cli|auth-emulator|stripe-mock|mailpit|admin@motoparts\.test/);
   });
 
   test('every service: healthcheck, exec-form commands, init or exec-form, non-root, waits on health', () => {
@@ -437,6 +469,29 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
     }
   });
 
+  test("Mailpit, pinned to tools/mail's version, keeps every message the API sends", () => {
+    const { services } = development();
+    const mailpit = services.mailpit;
+    assert.equal(mailpit.image, `axllent/mailpit:${mailpitVersion()}`, 'the version npm start builds');
+    assert.equal(mailpit.environment.MP_MAX_MESSAGES, '0', 'no pruning of older messages');
+    for (const name of Object.keys(mailpit.environment)) {
+      assert.doesNotMatch(name, /DUPLICATE|TAG|RELAY|FORWARD/, `${name}: messages arrive as sent`);
+    }
+    assert.doesNotMatch(String(mailpit.user), /^(0|root)(:|$)/, 'Mailpit does not run as root');
+    assert.equal(mailpit.read_only, true);
+    assert.deepEqual(mailpit.healthcheck.test, ['CMD', '/mailpit', 'readyz']);
+    const api = services.api;
+    assert.equal(api.depends_on.mailpit.condition, 'service_healthy');
+    assert.equal(api.environment.MAIL_DISABLED, '0');
+    // The API reads its SMTP server from the secret file, as in production: the overlay's Mailpit.
+    const dev = readFileSync(path.join(ROOT, 'deploy', 'dev.env'), 'utf8');
+    const file = /^SMTP_URL_FILE=(.+)$/m.exec(dev)?.[1];
+    assert.ok(file, 'deploy/dev.env names the SMTP_URL file');
+    const url = new URL(readFileSync(path.resolve(ROOT, file), 'utf8').trim());
+    assert.equal(`${url.protocol}//${url.host}`, 'smtp://mailpit:1025');
+    assert.equal(api.environment.SMTP_URL_FILE, secretPath(api, 'smtp-url'));
+  });
+
   test("secrets: deploy/dev.env's published files, mounted and read as in production", () => {
     const dev = Object.fromEntries(
       readFileSync(path.join(ROOT, 'deploy', 'dev.env'), 'utf8')
@@ -462,12 +517,12 @@ describe('docker-compose.dev.yml (local stand-ins)', () => {
     const ports = published_(development().services);
     assert.deepEqual(
       [...new Set(ports.map((p) => p.name))].sort(),
-      ['api', 'auth-emulator', 'stripe-mock', ...FRONT_ENDS].sort(),
+      ['api', 'auth-emulator', 'stripe-mock', 'mailpit', ...FRONT_ENDS].sort(),
     );
     for (const p of ports)
       assert.equal(p.address, '127.0.0.1', `${p.name} publishes ${p.published} on 127.0.0.1`);
     const open = published_(render(DEV_ARGS, { PUBLISH_ADDRESS: '0.0.0.0' }).services);
-    for (const p of open.filter((q) => ['auth-emulator', 'stripe-mock'].includes(q.name))) {
+    for (const p of open.filter((q) => ['auth-emulator', 'stripe-mock', 'mailpit'].includes(q.name))) {
       assert.equal(p.address, '127.0.0.1', `${p.name} is never published beyond this host`);
     }
   });

@@ -265,6 +265,20 @@ for (const [variant, args] of Object.entries(variants)) {
         assert.equal(from.mode, 0o440, `${name} is readable by the pod's group only`);
         assert.equal(from.optional, undefined, 'a missing Secret keeps the pod from starting');
       }
+      // Mail is on: the SMTP server's URL (with its password) is a file of the same kind.
+      assert.equal(env.SMTP_URL, undefined, 'SMTP_URL is not in the environment');
+      const smtp = secretFile(pod, container, env.SMTP_URL_FILE?.value ?? '');
+      assert.deepEqual(
+        { secret: smtp.secret, key: smtp.key, mode: smtp.mode, optional: smtp.optional },
+        {
+          secret: values.mail.smtpUrlSecret.name || values.secretName,
+          key: values.mail.smtpUrlSecret.key,
+          mode: 0o440,
+          optional: undefined,
+        },
+      );
+      assert.equal(env.MAIL_FROM.value, values.mail.from);
+      assert.equal(env.MAIL_DISABLED, undefined, 'mail is on unless the values say otherwise');
       assert.deepEqual(
         container.env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name),
         [],
@@ -336,8 +350,12 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.ok(!connects(objs, e.api, e.kubeDns, 80));
       assert.ok(connects(objs, e.api, e.internet, 443));
       assert.ok(connects(objs, e.api, e.internet, 27017), 'a managed MongoDB, anywhere by default');
-      for (const port of [80, 25, 587, 6379])
+      for (const port of [80, 25, 6379])
         assert.ok(!connects(objs, e.api, e.internet, port), `not port ${port}`);
+      // Mail: the SMTP server's port, on public addresses by default.
+      const smtp = valuesOf(args).networkPolicy.api.smtp;
+      assert.ok(connects(objs, e.api, e.internet, smtp.port), `SMTP on ${smtp.port}`);
+      assert.ok(!connects(objs, e.api, e.privateHost, smtp.port), 'SMTP only to public addresses');
       assert.ok(!connects(objs, e.api, e.privateHost, 443), 'HTTPS only to public addresses');
       assert.ok(!connects(objs, e.api, e.storefront, 8080));
       // Workload Identity asks the node's metadata server; a mounted key needs none.
@@ -370,7 +388,15 @@ for (const [variant, args] of Object.entries(variants)) {
       const backends = ingress.spec.rules.map((r) => r.http.paths[0].backend.service.name).sort();
       assert.deepEqual(backends, ['api', ...FRONT_ENDS].map((n) => `shop-motoparts-${n}`).sort());
       const text = rendered.toLowerCase();
-      for (const secret of ['sk_live_', 'sk_test_', 'whsec_', 'mongodb://', 'jwt_secret:']) {
+      for (const secret of [
+        'sk_live_',
+        'sk_test_',
+        'whsec_',
+        'mongodb://',
+        'jwt_secret:',
+        'smtp://',
+        'smtps://',
+      ]) {
         assert.ok(!text.includes(secret), `no secret value (${secret}…) is rendered`);
       }
     });
@@ -485,7 +511,7 @@ describe('NetworkPolicies: values', () => {
     assert.ok(!connects(objs, e.controller, e.api, 5000), 'ingress-nginx no more');
   });
 
-  test('more peers for the API, MongoDB narrowed to its addresses, SMTP when enabled', () => {
+  test("more peers for the API, MongoDB narrowed to its addresses, the SMTP server's port", () => {
     const objs = withValues({
       networkPolicy: {
         api: {
@@ -493,7 +519,7 @@ describe('NetworkPolicies: values', () => {
             { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
           ],
           mongodb: { ports: [27017, 27018], to: [{ ipBlock: { cidr: '10.30.0.0/16' } }] },
-          smtp: { enabled: true, port: 465 },
+          smtp: { port: 465 },
         },
       },
     });
@@ -510,6 +536,7 @@ describe('NetworkPolicies: values', () => {
     assert.ok(!connects(objs, e.api, e.internet, 27017), 'MongoDB only there');
     assert.ok(connects(objs, e.api, e.internet, 465), 'SMTP');
     assert.ok(!connects(objs, e.api, e.internet, 25));
+    assert.ok(!connects(objs, e.api, e.internet, 587), 'only the port given');
   });
 });
 
@@ -530,6 +557,48 @@ describe('Ingress TLS: values', () => {
     const res = run('helm', ['template', 'shop', CHART, '--set', 'ingress.tls.secretName=']);
     assert.notEqual(res.status, 0);
     assert.match(res.stderr, /ingress\.tls\.secretName is required/);
+  });
+});
+
+describe("the API's mail (api.mail)", () => {
+  test('disabled: MAIL_DISABLED=1, no SMTP_URL file mounted, no SMTP egress', () => {
+    const rendered = template('--set', 'api.mail.disabled=true');
+    const objs = objects(rendered);
+    const { pod, env } = apiPod(objs);
+    assert.equal(env.MAIL_DISABLED.value, '1');
+    assert.equal(env.SMTP_URL_FILE, undefined);
+    assert.equal(env.MAIL_FROM, undefined);
+    const items = pod.volumes.flatMap((v) =>
+      (v.projected?.sources ?? []).flatMap((src) => src.secret?.items ?? []),
+    );
+    assert.deepEqual(
+      items.map((i) => i.path).sort(),
+      [...SECRET_KEYS].sort(),
+      'only the four secrets are mounted',
+    );
+    const e = endpoints(objs);
+    for (const port of [25, 465, 587])
+      assert.ok(!connects(objs, e.api, e.internet, port), `not port ${port}`);
+    assertK8sValid(rendered);
+  });
+
+  test('the SMTP URL from a Secret of its own; the sender as given; a sender is required', () => {
+    const rendered = template(
+      '--set',
+      'api.mail.smtpUrlSecret.name=motoparts-smtp',
+      '--set',
+      'api.mail.smtpUrlSecret.key=url',
+      '--set',
+      'api.mail.from=Orders <orders@shop.example>',
+    );
+    const { pod, container, env } = apiPod(objects(rendered));
+    const from = secretFile(pod, container, env.SMTP_URL_FILE.value);
+    assert.deepEqual({ secret: from.secret, key: from.key }, { secret: 'motoparts-smtp', key: 'url' });
+    assert.equal(env.MAIL_FROM.value, 'Orders <orders@shop.example>');
+    assertK8sValid(rendered);
+    const res = run('helm', ['template', 'shop', CHART, '--set', 'api.mail.from=']);
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /api\.mail\.from is required \(or set api\.mail\.disabled\)/);
   });
 });
 

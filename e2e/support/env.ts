@@ -21,6 +21,8 @@ export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:5000';
 export const AUTH_EMULATOR_URL = process.env.E2E_AUTH_EMULATOR_URL ?? 'http://127.0.0.1:9099';
 export const STRIPE_WEBHOOK_SECRET = process.env.E2E_STRIPE_WEBHOOK_SECRET ?? localWebhookSecret();
 export const DASHBOARD_URL = process.env.E2E_DASHBOARD_URL ?? 'http://localhost:3003';
+/** Mailpit's HTTP API: what the API under test sent (support/mailpit.ts). */
+export const MAILPIT_URL = process.env.E2E_MAILPIT_URL ?? 'http://127.0.0.1:8025';
 export const FIREBASE_PROJECT = 'demo-motoparts';
 
 export const DEMO = {

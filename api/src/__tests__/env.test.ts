@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EnvError, FILE_VARIABLES, loadEnv, poolSize } from '../lib/env';
+import { EnvError, FILE_VARIABLES, loadEnv, poolSize, productionProblems } from '../lib/env';
 
 const base = {
   MONGODB_URI: 'mongodb://127.0.0.1:27017/motoparts',
@@ -163,10 +163,90 @@ describe('<NAME>_FILE: a secret read from a file', () => {
     expect(err.message).toContain('MONGODB_URI is missing (set MONGODB_URI or MONGODB_URI_FILE)');
   });
 
+  it('reads SMTP_URL from its file too, and needs none outside production', () => {
+    const url = 'smtps://orders:p%40ss-0123456789@smtp.motoparts.example:465';
+    expect(loadEnv({ ...base, SMTP_URL_FILE: file(`${url}\n`) }).SMTP_URL).toBe(url);
+    expect(loadEnv(base).SMTP_URL).toBeUndefined();
+    const err = errorOf(() => loadEnv({ ...base, SMTP_URL: url, SMTP_URL_FILE: file(url) }));
+    expect(err.variables).toEqual(['SMTP_URL', 'SMTP_URL_FILE']);
+  });
+
   it('is only for secrets: another variable ending in _FILE is not read', () => {
     const err = errorOf(() =>
       loadEnv({ ...base, FIREBASE_PROJECT_ID: undefined, FIREBASE_PROJECT_ID_FILE: file('demo-motoparts') }),
     );
     expect(err.variables).toEqual(['FIREBASE_PROJECT_ID']);
+  });
+});
+
+describe('mail: SMTP_URL, MAIL_FROM, MAIL_DISABLED', () => {
+  const production = { ...base, NODE_ENV: 'production' };
+
+  it('defaults: no SMTP_URL, the shop as sender, mail not disabled', () => {
+    const env = loadEnv(base);
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.MAIL_FROM).toBe('MotoParts <orders@motoparts.test>');
+    expect(env.MAIL_DISABLED).toBe(false);
+  });
+
+  it.each([
+    'smtp://127.0.0.1:1025',
+    'smtp://mailpit:1025',
+    'smtps://orders:p%40ss@smtp.example.com:465',
+    'smtp://apikey:secret@smtp.example.com:587?requireTLS=true',
+  ])('takes SMTP_URL %s', (url) => {
+    expect(loadEnv({ ...base, SMTP_URL: url }).SMTP_URL).toBe(url);
+  });
+
+  it.each(['http://smtp.example.com', 'smtp:/no-host', 'smtp.example.com:587', 'mailpit'])(
+    'names a malformed SMTP_URL (%s), never its value',
+    (url) => {
+      const err = errorOf(() => loadEnv({ ...base, SMTP_URL: url }));
+      expect(err.variables).toEqual(['SMTP_URL']);
+      expect(err.message).toContain('SMTP_URL is invalid (must be an smtp:// or smtps:// URL with a host)');
+      expect(err.message).not.toContain(url);
+    },
+  );
+
+  it.each([
+    'orders@motoparts.example',
+    'MotoParts <orders@motoparts.example>',
+    '"Moto, Parts" <o@m.example>',
+  ])('takes MAIL_FROM %s', (from) => {
+    expect(loadEnv({ ...base, MAIL_FROM: from }).MAIL_FROM).toBe(from);
+  });
+
+  it.each(['MotoParts', 'orders@localhost', 'MotoParts <orders>', 'A <a@b.example>\r\nBcc: c@d.example'])(
+    'names a malformed MAIL_FROM (%j)',
+    (from) => {
+      const err = errorOf(() => loadEnv({ ...base, MAIL_FROM: from }));
+      expect(err.variables).toEqual(['MAIL_FROM']);
+      expect(err.message).toContain('MAIL_FROM is invalid');
+    },
+  );
+
+  it('MAIL_DISABLED=1 leaves SMTP_URL and SMTP_URL_FILE unread, whatever they hold', () => {
+    const env = loadEnv({
+      ...base,
+      MAIL_DISABLED: '1',
+      SMTP_URL: 'not a url',
+      SMTP_URL_FILE: path.join(tmpdir(), 'motoparts-no-such-file'),
+    });
+    expect(env.MAIL_DISABLED).toBe(true);
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(loadEnv({ ...base, MAIL_DISABLED: '0', SMTP_URL: 'smtp://mailpit:1025' }).SMTP_URL).toBe(
+      'smtp://mailpit:1025',
+    );
+    expect(errorOf(() => loadEnv({ ...base, MAIL_DISABLED: 'yes' })).variables).toEqual(['MAIL_DISABLED']);
+  });
+
+  it('production needs SMTP_URL, or MAIL_DISABLED=1 to say there is no mail', () => {
+    const smtp = (env: Record<string, string>) =>
+      productionProblems(loadEnv(env)).filter((p) => p.startsWith('SMTP_URL'));
+    expect(smtp(production)).toEqual([expect.stringContaining('SMTP_URL is missing')]);
+    expect(smtp({ ...production, SMTP_URL: 'smtp://smtp.example.com:587' })).toEqual([]);
+    expect(smtp({ ...production, MAIL_DISABLED: '1' })).toEqual([]);
+    // Outside production no SMTP_URL only means no mail.
+    expect(productionProblems(loadEnv(base))).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ const production = (): Record<string, string> => ({
   STRIPE_SECRET_KEY: 'sk_live_0123456789abcdefghijklmnop',
   STRIPE_WEBHOOK_SECRET: `whsec_${strong()}`,
   JWT_SECRET: strong(),
+  // Nothing is sent at boot: the transport connects at the first message.
+  SMTP_URL: `smtps://orders:${strong()}@smtp.motoparts.example:465`,
   LOG_LEVEL: 'info',
 });
 
@@ -116,6 +118,45 @@ it('names every problem on its own line at once', async () => {
   expect(lines[4]).toMatch(/clear text.*stripe-mock/);
 });
 
+describe('mail', () => {
+  it('refuses to start without SMTP_URL, naming the ways out', async () => {
+    const res = await boot({ SMTP_URL: undefined });
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).not.toContain('API listening');
+    expect(problemLines(res.stderr)).toEqual([
+      'SMTP_URL is missing: the API could not send its mail (set SMTP_URL or SMTP_URL_FILE, or ' +
+        'MAIL_DISABLED=1 to run without mail)',
+    ]);
+    // Neither a demo nor a staging deployment goes without mail unless it says so.
+    const demo = await boot({ SMTP_URL: undefined, ALLOW_LOCAL_SERVICES: '1', STRIPE_TEST_MODE: '1' });
+    expect(demo.code).not.toBe(0);
+    expect(problemLines(demo.stderr).map((l) => l.split(' ')[0])).toEqual(['SMTP_URL']);
+  });
+
+  it('MAIL_DISABLED=1 starts without SMTP_URL and warns once at boot that no mail is sent', async () => {
+    const res = await boot({ SMTP_URL: undefined, MAIL_DISABLED: '1' });
+    expect(res.stdout).toContain('API listening');
+    expect(res.stderr).toBe('');
+    const warnings = res.stdout.split('\n').filter((l) => l.includes('MAIL_DISABLED=1'));
+    expect(warnings.map((l) => JSON.parse(l) as unknown)).toEqual([
+      expect.objectContaining({ level: 40, msg: 'MAIL_DISABLED=1: the API sends no mail' }),
+    ]);
+  });
+
+  it('MAIL_DISABLED=1 does not read SMTP_URL_FILE: a placeholder file (compose: /dev/null) is fine', async () => {
+    const res = await boot({ SMTP_URL: undefined, SMTP_URL_FILE: '/dev/null', MAIL_DISABLED: '1' });
+    expect(res.stdout).toContain('API listening');
+    expect(res.stderr).toBe('');
+  });
+
+  it('names a malformed SMTP_URL without printing it (it may hold a password)', async () => {
+    const res = await boot({ SMTP_URL: 'https://orders:hunter2-password@smtp.motoparts.example' });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('SMTP_URL is invalid (must be an smtp:// or smtps:// URL with a host)');
+    expect(res.stderr + res.stdout).not.toContain('hunter2');
+  });
+});
+
 it('ALLOW_LOCAL_SERVICES=1 allows the emulator and stripe-mock in a demo, never a published secret', async () => {
   const local = {
     FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
@@ -173,8 +214,11 @@ describe('secrets from files (<NAME>_FILE, as the chart and compose mount them)'
     return env;
   };
   const secrets = () => {
-    const { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } = production();
-    return { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } as Record<string, string>;
+    const { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SMTP_URL } = production();
+    return { MONGODB_URI, JWT_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, SMTP_URL } as Record<
+      string,
+      string
+    >;
   };
 
   it('starts with every secret read from a file and none in the environment', async () => {

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_CACHE_BUDGET_MB } from './cache-budget';
 
+export const DEFAULT_MAIL_FROM = 'MotoParts <orders@motoparts.test>';
+
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .default('false')
@@ -134,6 +136,25 @@ const envSchema = z.object({
     .min(1024)
     .max(10 * 1024 * 1024)
     .default(100 * 1024),
+  /**
+   * The SMTP server the API sends its mail through: `smtp://[user:password@]host:port` (STARTTLS
+   * when the server offers it; `?requireTLS=true` insists) or `smtps://` (TLS from the start).
+   * Required in production unless MAIL_DISABLED=1; Mailpit locally. May hold a password, so it is
+   * read from SMTP_URL_FILE in deployments and never written into an error message.
+   */
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, hostname: /./, error: 'must be an smtp:// or smtps:// URL with a host' })
+    .optional(),
+  /** The sender of every message: an address, optionally with a name. */
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@.]+(?:\.[^\s<>@.]+)+>|[^\s<>@]+@[^\s<>@.]+(?:\.[^\s<>@.]+)+)$/,
+      'must be an address, optionally with a name: Name <user@host.example>',
+    )
+    .default(DEFAULT_MAIL_FROM),
+  /** `1`: the API sends no mail; SMTP_URL and SMTP_URL_FILE are then not read at all. */
+  MAIL_DISABLED: bool,
 });
 
 const rateLimit = z
@@ -204,10 +225,10 @@ export const FILE_VARIABLES = [
 ] as const;
 
 /**
- * Secrets a deployment gives only when it uses them (the shop's own servers calling the API), read
- * from `<NAME>_FILE` in the same way.
+ * Secrets a deployment gives only when it uses them (the shop's own servers calling the API; the
+ * SMTP server, whose URL may hold its password), read from `<NAME>_FILE` in the same way.
  */
-export const OPTIONAL_FILE_VARIABLES = ['SERVICE_TOKEN'] as const;
+export const OPTIONAL_FILE_VARIABLES = ['SERVICE_TOKEN', 'SMTP_URL'] as const;
 const ALL_FILE_VARIABLES: readonly string[] = [...FILE_VARIABLES, ...OPTIONAL_FILE_VARIABLES];
 
 interface Problem {
@@ -256,6 +277,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') cleaned[k] = v;
   if (cleaned.PORT === undefined && cleaned.PORT_API !== undefined) cleaned.PORT = cleaned.PORT_API;
+  // No mail: the SMTP server's URL is not wanted, so not read (a deployment may then mount any
+  // placeholder, e.g. /dev/null, where its secret file goes).
+  if (cleaned.MAIL_DISABLED === '1' || cleaned.MAIL_DISABLED === 'true') {
+    delete cleaned.SMTP_URL;
+    delete cleaned.SMTP_URL_FILE;
+  }
   const { fromFile, problems } = readFileVariables(cleaned);
   const parsed = fullEnvSchema.safeParse(cleaned);
   if (parsed.success && parsed.data.READ_MODELS === 'memory' && !parsed.data.MONGODB_EMBEDDED) {
@@ -268,8 +295,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const reported = new Set(problems.flatMap((p) => p.variables));
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const name = String(issue.path[0] ?? '?');
-    // A variable whose file could not be read is named once, by that problem.
+    // A variable whose file could not be read is named once, by that problem; one with several
+    // issues (an smtp URL with neither scheme nor host) once, by its first.
     if (reported.has(name) || reported.has(`${name}_FILE`)) continue;
+    reported.add(name);
     const fileCapable = ALL_FILE_VARIABLES.includes(name);
     let line: string;
     if (cleaned[name] === undefined)
@@ -316,6 +345,7 @@ function secretProblem(name: string, value: string, prefix = ''): string | null 
  * local stand-ins (Firebase Auth emulator, stripe-mock, a Stripe API base that is not HTTPS) only
  * with ALLOW_LOCAL_SERVICES=1, which says the deployment is a demo whose identities and payments
  * are not real; a Stripe test key with that or with STRIPE_TEST_MODE=1 (a staging deployment).
+ * Mail is never silently off: production needs SMTP_URL, or MAIL_DISABLED=1 to say there is none.
  */
 export function productionProblems(env: Env): string[] {
   if (env.NODE_ENV !== 'production') return [];
@@ -344,6 +374,12 @@ export function productionProblems(env: Env): string[] {
       if (reasons.length > 0)
         problems.push(`STRIPE_API_BASE is ${env.STRIPE_API_BASE}: ${reasons.join(', and ')}`);
     }
+  }
+  if (!env.SMTP_URL && !env.MAIL_DISABLED) {
+    problems.push(
+      'SMTP_URL is missing: the API could not send its mail (set SMTP_URL or SMTP_URL_FILE, or ' +
+        'MAIL_DISABLED=1 to run without mail)',
+    );
   }
   return problems.filter((p): p is string => p !== null);
 }
