@@ -100,6 +100,8 @@ try {
         // Test accounts are signed up in the emulator, unverified: the lower cap of unverified
         // accounts is tested against the API (cart-checkout.test.ts), as the limits are.
         MAX_UNVERIFIED_OPEN_ORDERS: '0',
+        // The e2e journeys read the mail they cause from Mailpit: sent within a quarter second.
+        MAIL_INTERVAL_MS: '250',
         // The stack's API runs in development mode, as under `npm start`; quieter logs only.
         LOG_LEVEL: 'warn',
         ...process.env,
@@ -120,14 +122,19 @@ try {
       });
     }
     if (want('e2e')) {
-      step('e2e (chromium)', path.join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e', ...playwrightArgs], {
-        E2E_BASE_URL: `http://localhost:${TEST_PORTS.shell}`,
-        E2E_API_URL: `http://localhost:${TEST_PORTS.api}`,
-        E2E_DASHBOARD_URL: `http://localhost:${TEST_PORTS.dashboard}`,
-        E2E_AUTH_EMULATOR_URL: `http://127.0.0.1:${TEST_PORTS.authEmulator}`,
-        E2E_STRIPE_WEBHOOK_SECRET: apiEnv.STRIPE_WEBHOOK_SECRET,
-        E2E_MAILPIT_URL: mailpitUrl,
-      });
+      step(
+        'e2e (chromium)',
+        path.join(ROOT, 'node_modules', '.bin', 'playwright'),
+        ['test', '-c', 'e2e', ...playwrightArgs],
+        {
+          E2E_BASE_URL: `http://localhost:${TEST_PORTS.shell}`,
+          E2E_API_URL: `http://localhost:${TEST_PORTS.api}`,
+          E2E_DASHBOARD_URL: `http://localhost:${TEST_PORTS.dashboard}`,
+          E2E_AUTH_EMULATOR_URL: `http://127.0.0.1:${TEST_PORTS.authEmulator}`,
+          E2E_STRIPE_WEBHOOK_SECRET: apiEnv.STRIPE_WEBHOOK_SECRET,
+          E2E_MAILPIT_URL: mailpitUrl,
+        },
+      );
     }
   }
 } catch (err) {

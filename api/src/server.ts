@@ -1,9 +1,13 @@
 import net from 'node:net';
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './lib/db';
-import { EnvError, loadEnv, productionProblems, type Env } from './lib/env';
+import { EnvError, loadEnv, productionProblems, shopUrl, type Env } from './lib/env';
 import { lifecycle } from './lib/lifecycle';
-import { createLogger } from './lib/logger';
+import { createLogger, type Logger } from './lib/logger';
+import { startMailer } from './mail/outbox';
+import { createMailTransport, type MailTransport } from './mail/transport';
+import { orderMailSources } from './orders/mails';
+import { stockAlertSource, watchStock } from './parts/stock-alerts';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
 import { stripePayments } from './payments/service';
@@ -29,6 +33,30 @@ function readEnv(): Env {
     }
     throw err;
   }
+}
+
+/**
+ * The mail worker over the outboxes of orders, checkouts and parts, and the watch on stock that
+ * queues the admins' alerts. Mail leaves only from here, off every request's path.
+ */
+function startMail(env: Env, transport: MailTransport, logger: Logger): { stop: () => Promise<void> } {
+  const shop = shopUrl(env);
+  const stock = watchStock(env.LOW_STOCK_FACTOR, logger);
+  const mailer = startMailer({
+    sender: transport,
+    from: env.MAIL_FROM,
+    sources: [...orderMailSources(shop), stockAlertSource(shop, env.ADMIN_EMAILS)],
+    log: logger,
+    intervalMs: env.MAIL_INTERVAL_MS,
+  });
+  // Mail a previous process queued and did not send (it stopped, or died) goes now.
+  mailer.nudge();
+  return {
+    async stop() {
+      stock.stop();
+      await mailer.stop();
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -58,6 +86,8 @@ async function main(): Promise<void> {
   server.on('listening', () => logger.info(`API listening on http://${env.HOST}:${env.PORT}`));
   // Listen first: /health answers 503 until the database is reachable and the catalogue loaded.
   let jobs: OrderJobs | undefined;
+  const transport = createMailTransport(env);
+  let mail: { stop: () => Promise<void> } | undefined;
   lifecycle.warming = true;
   void connectDb(env, logger, { retry: true }).then(async () => {
     logger.info('database connected');
@@ -65,6 +95,7 @@ async function main(): Promise<void> {
     // the catalogue is loaded before readiness says yes, so shoppers never queue behind either.
     if (!lifecycle.draining)
       jobs = startOrderJobs(env, reads.orders, stripePayments(createStripe(env)), logger);
+    if (transport && !lifecycle.draining) mail = startMail(env, transport, logger);
     const started = Date.now();
     try {
       await catalogue.warm();
@@ -125,6 +156,8 @@ async function main(): Promise<void> {
     // recovery pass finishes or undoes whatever was left half done.
     const released = (async () => {
       await jobs?.stop().catch(() => undefined);
+      await mail?.stop().catch(() => undefined);
+      transport?.close();
       await disconnectDb().catch(() => undefined);
     })();
     if ((await Promise.race([released, timeout()])) === 'timeout') {

@@ -104,7 +104,7 @@ const envSchema = z.object({
   /** Admins hear of a part running low when its stock falls below this many times its minimum order. */
   LOW_STOCK_FACTOR: z.coerce.number().min(1).max(1000).default(3),
   /** How often the mail worker looks for mail to send (it is also woken by each change). */
-  MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
   /** How often the recovery pass finishes or undoes order steps a crash or outage left half done. */
   ORDER_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /**
