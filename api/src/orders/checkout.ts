@@ -149,8 +149,12 @@ async function writeLineOrders(
   doc: CheckoutRecord,
   paid?: { transactionId: string; paidAt: Date },
   { fresh = false } = {},
-): Promise<void> {
-  if (fresh) await OrderModel.insertMany(doc.lines.map((line) => lineOrder(doc, line, paid)));
+): Promise<OrderDoc[]> {
+  const written = fresh
+    ? (await OrderModel.insertMany(doc.lines.map((line) => lineOrder(doc, line, paid)))).map(
+        (d) => d.toObject() as OrderDoc,
+      )
+    : [];
   for (const line of doc.lines) {
     if (!fresh) {
       try {
@@ -162,6 +166,7 @@ async function writeLineOrders(
     }
     forgetMarks(line.partId, [plusMark(line.orderId, line.qty)]);
   }
+  return written;
 }
 
 /**
@@ -269,7 +274,7 @@ export async function placeCheckout(
           ).lean<CheckoutRecord>();
           // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
           if (!commit) throw AppError.unavailable('The checkout could not be completed. Please try again.');
-          await writeLineOrders(commit, undefined, { fresh: true });
+          const orders = await writeLineOrders(commit, undefined, { fresh: true });
           await dropNote(checkoutId);
           placed = true;
           await clearCheckedOut(caller.uid, lines);
@@ -278,7 +283,8 @@ export async function placeCheckout(
             { _id: caller.uid },
             { $set: { address: input.address, phone: input.phone } },
           );
-          return answerOf(commit, rules);
+          // The orders as just written are the answer: no read back.
+          return toCheckout(commit, orders, rules);
         },
       );
     } finally {
