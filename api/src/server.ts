@@ -10,6 +10,7 @@ import { orderMailSources } from './orders/mails';
 import { stockAlertSource, watchStock } from './parts/stock-alerts';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
+import { sweepStripeEvents } from './payments/model';
 import { stripePayments } from './payments/service';
 import { catalogueFor } from './parts/catalogue';
 import { userLookupFor } from './users/lookup';
@@ -96,6 +97,14 @@ async function main(): Promise<void> {
     if (!lifecycle.draining)
       jobs = startOrderJobs(env, reads.orders, stripePayments(createStripe(env)), logger);
     if (transport && !lifecycle.draining) mail = startMail(env, transport, logger);
+    // Applied Stripe events are remembered a month, then forgotten.
+    setInterval(
+      () =>
+        void sweepStripeEvents().catch((err: unknown) =>
+          logger.debug({ err: (err as Error).message }, 'Stripe events not swept'),
+        ),
+      60 * 60_000,
+    ).unref();
     const started = Date.now();
     try {
       await catalogue.warm();

@@ -4,6 +4,7 @@ import { createStripe } from '../lib/stripe';
 import { OrderModel } from '../orders/model';
 import { recoverRefunds } from '../orders/refunds';
 import { PartModel } from '../parts/model';
+import { STRIPE_EVENT_TTL_MS, StripeEventModel, sweepStripeEvents } from '../payments/model';
 import { stripePayments } from '../payments/service';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { got } from './support/faults';
@@ -335,7 +336,7 @@ describe("Stripe's own events", () => {
     expect(await stockOf(lost.partId)).toBe(900);
   });
 
-  it('acknowledges event types it does not use, and repeats of any event', async () => {
+  it('acknowledges event types it does not use, and repeats of any event; forgets them after a month', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await postEvent(
         t,
@@ -345,6 +346,15 @@ describe("Stripe's own events", () => {
       );
       expect(res.status).toBe(200);
     }
+    expect(await StripeEventModel.exists({ _id: 'evt_unknown_1' })).toBeTruthy();
+    await StripeEventModel.create({
+      _id: 'evt_old',
+      type: 'customer.created',
+      at: new Date(Date.now() - STRIPE_EVENT_TTL_MS - 1000),
+    });
+    expect(await sweepStripeEvents()).toBe(1);
+    expect(await StripeEventModel.exists({ _id: 'evt_old' })).toBeNull();
+    expect(await StripeEventModel.exists({ _id: 'evt_unknown_1' })).toBeTruthy();
   });
 
   it('the same payment_intent.succeeded five times at once pays the order once', async () => {

@@ -3,8 +3,7 @@ import { Schema, model } from 'mongoose';
 /**
  * Stripe events already applied (`_id` = the event's id), recorded after the event's changes: a
  * repeat is answered without doing anything. Every change is conditional as well, so an event
- * repeated before its record is written changes nothing twice. Kept 30 days (Stripe retries for
- * three).
+ * repeated before its record is written changes nothing twice. Kept 30 days (`sweepStripeEvents`).
  */
 const stripeEventSchema = new Schema(
   {
@@ -17,3 +16,12 @@ const stripeEventSchema = new Schema(
 stripeEventSchema.index({ at: 1 });
 
 export const StripeEventModel = model('StripeEvent', stripeEventSchema);
+
+/** How long an applied event is remembered: Stripe retries a webhook for up to three days. */
+export const STRIPE_EVENT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Forgets events older than the TTL (the server runs it hourly). */
+export async function sweepStripeEvents(now = Date.now()): Promise<number> {
+  const res = await StripeEventModel.deleteMany({ at: { $lt: new Date(now - STRIPE_EVENT_TTL_MS) } });
+  return res.deletedCount;
+}
