@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './lib/db';
-import { EnvError, loadEnv, productionProblems, shopUrl, type Env } from './lib/env';
+import { EnvError, loadEnv, productionProblems, readModelKind, shopUrl, type Env } from './lib/env';
 import { lifecycle } from './lib/lifecycle';
 import { createLogger, type Logger } from './lib/logger';
 import { startMailer } from './mail/outbox';
@@ -49,6 +49,9 @@ function startMail(env: Env, transport: MailTransport, logger: Logger): { stop: 
     sources: [...orderMailSources(shop), stockAlertSource(shop, env.ADMIN_EMAILS)],
     log: logger,
     intervalMs: env.MAIL_INTERVAL_MS,
+    // Other API processes may die with mail queued: with MongoDB an indexed query finds it. The
+    // embedded database has one API process, whose own queue is known; its start finds the rest.
+    sweepEveryMs: readModelKind(env) === 'database' ? 60_000 : undefined,
   });
   // Mail a previous process queued and did not send (it stopped, or died) goes now.
   mailer.nudge();

@@ -1,7 +1,7 @@
 import type { ApiError, Checkout, Order } from '@motoparts/contracts';
 import { createLogger } from '../lib/logger';
 import { createStripe } from '../lib/stripe';
-import { OrderModel } from '../orders/model';
+import { OrderModel, OrderRefundNoteModel } from '../orders/model';
 import { recoverRefunds } from '../orders/refunds';
 import { PartModel } from '../parts/model';
 import { STRIPE_EVENT_TTL_MS, StripeEventModel, sweepStripeEvents } from '../payments/model';
@@ -250,6 +250,8 @@ describe('refunds from the shop', () => {
       { _id: order._id },
       { $set: { refunding: { amountCents: 25000, key, source: 'shop', at: new Date(Date.now() - 60_000) } } },
     );
+    // What the refunding request left: its note, then the record on the order.
+    await OrderRefundNoteModel.create({ _id: order._id, at: new Date(Date.now() - 60_000) });
     expect((await refund(order._id, customer)).body.error.message).toBe(
       'A refund of this order is already under way.',
     );
@@ -261,6 +263,8 @@ describe('refunds from the shop', () => {
     expect(now.body).toMatchObject({ status: 'refunded', refunded: 250 });
     expect(await stockOf(partId)).toBe(1000);
     expect(await recoverRefunds(payments, new Date(), createLogger(t.env))).toBe(0);
+    // Every refund of this file has finished: no note is left for the pass to read.
+    expect(await OrderRefundNoteModel.countDocuments()).toBe(0);
   });
 });
 

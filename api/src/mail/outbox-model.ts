@@ -1,4 +1,4 @@
-import { Schema, Types } from 'mongoose';
+import { Schema, Types, type Schema as SchemaType } from 'mongoose';
 
 /*
  * Mail waits in the document whose change it tells of: the change and its outbox entry are one
@@ -105,4 +105,41 @@ export function withMail<U extends Update>(update: U, entries: OutboxEntry[], ke
 /** The outbox fields of a document inserted with mail queued. */
 export function mailFields(entries: OutboxEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue' | 'mailQueued'> {
   return { outbox: entries, mailDue: true, mailQueued: entries.length };
+}
+
+/*
+ * Which documents got mail queued, as this process wrote them: the worker takes these instead of
+ * querying `mailDue`, which on the embedded FerretDB reads every document of the collection (it
+ * pushes no filter down). Documents queued by a process that died are found by one query at the
+ * worker's start, and (with MongoDB, where the sparse index answers it) by a periodic sweep.
+ */
+const queuedListeners = new Set<(source: string, id: string) => void>();
+
+/** Hears of every document that gets mail queued through a model with `outboxHooks`. */
+export function onMailQueued(listener: (source: string, id: string) => void): () => void {
+  queuedListeners.add(listener);
+  return () => queuedListeners.delete(listener);
+}
+
+function queued(source: string, id: unknown): void {
+  for (const listener of queuedListeners) listener(source, String(id));
+}
+
+/** Tells `onMailQueued` of the documents of `schema` (named `source`) that get mail queued. */
+export function outboxHooks(schema: SchemaType, source: string): void {
+  schema.post('save', (doc: WithOutbox) => {
+    if (doc.mailDue) queued(source, doc._id);
+  });
+  schema.post('insertMany', (docs: WithOutbox[]) => {
+    for (const doc of docs) if (doc.mailDue) queued(source, doc._id);
+  });
+  schema.post(
+    ['updateOne', 'findOneAndUpdate'],
+    { document: false, query: true },
+    function (this: { getFilter(): Record<string, unknown>; getUpdate(): unknown }) {
+      const update = this.getUpdate() as { $set?: { mailDue?: unknown } } | null;
+      const id = this.getFilter()._id;
+      if (update?.$set?.mailDue === true && id !== undefined) queued(source, id);
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from '../lib/logger';
-import type { OutboxEntry, WithOutbox } from './outbox-model';
+import { onMailQueued, type OutboxEntry, type WithOutbox } from './outbox-model';
 
 /** One mail, before the worker adds its sender and Message-ID. */
 export interface Message {
@@ -35,8 +35,6 @@ export interface Mailer {
 
 /** How long a worker holds an entry it is sending before another may try it (a crash mid-send). */
 const LEASE_MS = 60_000;
-/** Documents read per source and pass. */
-const BATCH = 50;
 
 /** Waits after the n-th failed attempt: 5 s, 10 s, 20 s … up to an hour. */
 export function backoffMs(attempts: number): number {
@@ -47,7 +45,8 @@ export function backoffMs(attempts: number): number {
 export const messageIdOf = (entry: Pick<OutboxEntry, 'id'>) => `<${entry.id}@mail.motoparts>`;
 
 /**
- * Sends what the outboxes hold: every `intervalMs`, and when nudged. Each entry is leased first
+ * Sends what the outboxes hold: every `intervalMs`, and when nudged, for the documents this process
+ * queued mail in (`onMailQueued`) and those a sweep finds. Each entry is leased first
  * (a conditional update of its `nextAt`, so two API processes never send it both), sent with its
  * stable Message-ID, then marked sent by its index. A failure waits with a growing backoff; an
  * SMTP server that is down only delays the mail. A crash after the server accepted a mail and
@@ -59,16 +58,29 @@ export function startMailer({
   sources,
   log,
   intervalMs,
+  sweepEveryMs,
 }: {
   sender: MailSender;
   from: string;
   sources: MailSource[];
   log: Logger;
   intervalMs: number;
+  /**
+   * How often to also query every source for documents with mail due (what other processes
+   * queued and did not send). Without it only at start: one process on the embedded database,
+   * where the query reads the whole collection.
+   */
+  sweepEveryMs?: number;
 }): Mailer {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let sweptAt = -Infinity;
+  /** Per source, the documents to look at: queued by this process, swept, or still waiting. */
+  const due = new Map(sources.map((source) => [source.name, new Set<string>()]));
+  const unsubscribe = onMailQueued((source, id) => {
+    due.get(source)?.add(id);
+  });
 
   async function sendEntry(source: MailSource, doc: WithOutbox, entry: OutboxEntry, index: number) {
     const at = `outbox.${index}`;
@@ -112,33 +124,47 @@ export function startMailer({
     }
   }
 
+  /** Sends what one document has due; true when some of its mail must wait for a later pass. */
+  async function sendDue(source: MailSource, id: string): Promise<boolean> {
+    const doc = (await source.model.findById(id).lean()) as WithOutbox | null;
+    if (!doc?.mailDue) return false;
+    let waiting = false;
+    for (const [index, entry] of (doc.outbox ?? []).entries()) {
+      if (stopped) return true;
+      if (entry.sentAt) continue;
+      if (entry.nextAt && entry.nextAt.getTime() > Date.now()) {
+        waiting = true;
+        continue;
+      }
+      await sendEntry(source, doc, entry, index);
+    }
+    // Read again: what this pass sent, failed (now waiting) or what was queued meanwhile.
+    const now = (await source.model.findById(id).lean()) as WithOutbox | null;
+    if ((now?.outbox ?? []).some((e) => !e.sentAt)) return true;
+    if (!waiting && now) {
+      // All sent: no longer due, unless mail was queued after this read (then the count moved).
+      await source.model.updateOne(
+        { _id: now._id, mailQueued: now.mailQueued ?? { $exists: false } },
+        { $unset: { mailDue: 1 } },
+      );
+    }
+    return false;
+  }
+
   async function pass(): Promise<void> {
+    const sweep = Date.now() - sweptAt >= (sweepEveryMs ?? Infinity) || sweptAt === -Infinity;
+    if (sweep) sweptAt = Date.now();
     for (const source of sources) {
-      const docs = (await source.model.find({ mailDue: true }).limit(BATCH).lean()) as WithOutbox[];
-      for (const doc of docs) {
+      const ids = due.get(source.name) ?? new Set<string>();
+      if (sweep) {
+        const found = (await source.model.find({ mailDue: true }, { _id: 1 }).lean()) as { _id: unknown }[];
+        for (const doc of found) ids.add(String(doc._id));
+      }
+      const batch = [...ids];
+      ids.clear();
+      for (const id of batch) {
         if (stopped) return;
-        let waiting = false;
-        const entries = doc.outbox ?? [];
-        for (const [index, entry] of entries.entries()) {
-          if (entry.sentAt) continue;
-          if (entry.nextAt && entry.nextAt.getTime() > Date.now()) {
-            waiting = true;
-            continue;
-          }
-          await sendEntry(source, doc, entry, index);
-        }
-        if (!waiting) {
-          // Sent (or leased by another process, which finishes them): done, unless mail was
-          // queued after this read or one of these failed, which leaves it due.
-          const now = await source.model.findById(doc._id).lean<WithOutbox>();
-          const left = (now?.outbox ?? []).some((e) => !e.sentAt);
-          if (!left) {
-            await source.model.updateOne(
-              { _id: doc._id, mailQueued: now?.mailQueued ?? { $exists: false } },
-              { $unset: { mailDue: 1 } },
-            );
-          }
-        }
+        if (await sendDue(source, id)) ids.add(id);
       }
     }
   }
@@ -170,6 +196,7 @@ export function startMailer({
     runOnce,
     async stop() {
       clearInterval(timer);
+      unsubscribe();
       stopped = true;
       await running;
     },

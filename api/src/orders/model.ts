@@ -1,6 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { ORDER_EVENTS, ORDER_STATUSES } from '@motoparts/contracts';
-import { outboxFields, outboxIndex } from '../mail/outbox-model';
+import { outboxFields, outboxHooks, outboxIndex } from '../mail/outbox-model';
 
 export const ORDER_HOLDS = ['reserving', 'held', 'releasing', 'released', 'void'] as const;
 export type OrderHold = (typeof ORDER_HOLDS)[number];
@@ -99,9 +99,8 @@ orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
 // The mail worker reads the few orders with mail to send; charge and dispute events find orders
 // by their payment.
 orderSchema.index(...outboxIndex);
+outboxHooks(orderSchema, 'orders');
 orderSchema.index({ transactionId: 1 }, { sparse: true });
-// The recovery pass finishes refunds a crash interrupted.
-orderSchema.index({ 'refunding.at': 1 }, { sparse: true });
 
 /** Orders never completed (left `reserving` by earlier versions) and tombstones are not shown. */
 export const HIDDEN_HOLDS: readonly (OrderHold | null | undefined)[] = ['reserving', 'void'];
@@ -303,6 +302,19 @@ const orderReleaseSchema = new Schema(
 export const OrderReleaseModel = model('OrderRelease', orderReleaseSchema);
 
 /**
+ * Refunds in flight (`_id` = the order id), written before the refund is recorded on the order and
+ * deleted once it is finished: the recovery pass reads this short list, never every order
+ * (orders/refunds.ts).
+ */
+export const OrderRefundNoteModel = model(
+  'OrderRefundNote',
+  new Schema(
+    { _id: { type: String, required: true }, at: { type: Date, required: true } },
+    { strict: 'throw', versionKey: false },
+  ),
+);
+
+/**
  * Orders of the email-keyed era (written without a `uid`) by the address they were placed under
  * (`_id`), for the first sign-in of that address on the embedded FerretDB, where a filter on
  * `user` reads every order. Filled once per database; the sign-in that claims the orders deletes
@@ -385,6 +397,7 @@ const checkoutSchema = new Schema(
   { timestamps: true, strict: 'throw', versionKey: false },
 );
 checkoutSchema.index(...outboxIndex);
+outboxHooks(checkoutSchema, 'checkouts');
 
 export type CheckoutDoc = InferSchemaType<typeof checkoutSchema>;
 export type CheckoutLine = InferSchemaType<typeof checkoutLineSchema>;

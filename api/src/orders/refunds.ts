@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger';
 import { toCents, toDollars } from '../lib/money';
 import { mailEntry, withMail } from '../mail/outbox-model';
 import { getOrderFor } from './access';
-import { OrderModel, type OrderDoc } from './model';
+import { OrderModel, OrderRefundNoteModel, type OrderDoc } from './model';
 import type { OpenPayments } from './payments-port';
 import type { OrderRules } from './rules';
 import { finishRelease, giveBack, isBusy, noteRelease, withOrderBusy } from './stock';
@@ -106,6 +106,7 @@ async function refundClaimed(
 
 /** Records a refund about to happen; false when the order changed since `doc` was read. */
 async function claim(doc: OrderDoc, amountCents: number, key: string, source: 'shop' | 'provider') {
+  await noteRefund(String(doc._id));
   const res = await OrderModel.updateOne(
     {
       _id: doc._id,
@@ -160,6 +161,7 @@ export async function finishRefund(id: string, key: string, log?: Logger): Promi
       await finishRelease(done);
     }
   });
+  await OrderRefundNoteModel.deleteOne({ _id: id });
   log?.info(
     { orderId: id, amountCents: refunding.amountCents, whole, source: refunding.source },
     'order refunded',
@@ -197,13 +199,32 @@ export async function recordProviderRefund(
   if (extra > 0) log.warn({ paymentId, extra }, 'a refund at Stripe found no order to record it on');
 }
 
-/** Finishes the refunds a crash or an outage left recorded but not done (the recovery pass). */
+/** Notes a refund about to be recorded, so a crash is found from the notes alone. */
+async function noteRefund(orderId: string): Promise<void> {
+  try {
+    await OrderRefundNoteModel.create({ _id: orderId, at: new Date() });
+  } catch (err) {
+    // Noted already (a retried refund): one note is enough.
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+  }
+}
+
+/**
+ * Finishes the refunds a crash or an outage left recorded but not done (the recovery pass), from
+ * the notes older than `cutoff`; a note whose order has no refund in flight is dropped. Returns how
+ * many were finished.
+ */
 export async function recoverRefunds(payments: OpenPayments, cutoff: Date, log: Logger): Promise<number> {
-  const stuck = await OrderModel.find({ 'refunding.at': { $lt: cutoff } }).lean<OrderDoc[]>();
-  for (const doc of stuck) {
-    const refunding = doc.refunding;
-    const id = String(doc._id);
-    if (!refunding || isBusy(id)) continue;
+  let finished = 0;
+  for (const note of await OrderRefundNoteModel.find({ at: { $lt: cutoff } }).lean()) {
+    const id = note._id;
+    if (isBusy(id)) continue;
+    const doc = await OrderModel.findById(id).lean<OrderDoc>();
+    const refunding = doc?.refunding;
+    if (!doc || !refunding) {
+      await OrderRefundNoteModel.deleteOne({ _id: id, at: note.at });
+      continue;
+    }
     if (refunding.source === 'shop') {
       await payments.refund({
         paymentId: doc.transactionId ?? '',
@@ -214,8 +235,9 @@ export async function recoverRefunds(payments: OpenPayments, cutoff: Date, log: 
       });
     }
     await finishRefund(id, refunding.key, log);
+    finished += 1;
   }
-  return stuck.length;
+  return finished;
 }
 
 /** `charge.dispute.created`: the orders of that payment are disputed and do not ship. */

@@ -1,7 +1,7 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, type PriceTierCents } from '@motoparts/contracts';
 import { writeFeed, type WriteQuery, type WriteScope } from '../lib/write-feed';
-import { outboxFields, outboxIndex } from '../mail/outbox-model';
+import { outboxFields, outboxHooks, outboxIndex } from '../mail/outbox-model';
 
 /** Where a part's stock stands for the admins' alerts, from worst up. */
 export const STOCK_LEVELS = ['soldOut', 'low'] as const;
@@ -66,6 +66,7 @@ partSchema.index({ journal: 1 });
 // ?category= narrows any list order; within it the `_id` order (the default list) is an index walk.
 partSchema.index({ category: 1, _id: 1 });
 partSchema.index(...outboxIndex);
+outboxHooks(partSchema, 'parts');
 
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
 const IN_PLACE_FIELDS = new Set([
