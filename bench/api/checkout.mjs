@@ -96,6 +96,8 @@ try {
     RATE_LIMIT_ORDER: '0/60',
     RATE_LIMIT_CHECKOUT: '0/60',
     MAX_OPEN_ORDERS: '0',
+    // The seed's customers are not verified in Firebase: the lower cap of unverified accounts is off.
+    MAX_UNVERIFIED_OPEN_ORDERS: '0',
     MAX_UNVERIFIED_OPEN_ORDERS: '0',
     PORT: String(port),
   };

@@ -72,6 +72,8 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
     // no open-order cap.
     RATE_LIMIT_ORDER: '0/60',
     MAX_OPEN_ORDERS: openCap,
+    // The seed's customers are not verified in Firebase: they get the cap verified accounts have.
+    MAX_UNVERIFIED_OPEN_ORDERS: '0',
     PORT: String(port),
   };
   // The image's node flags (deploy/api.Dockerfile) unless told, as bench/api/run.mjs runs it.

@@ -142,8 +142,14 @@ async function measure(api, { withKey = false } = {}) {
 try {
   const baseline = await startApi(baselineServer, 'bench_baseline');
   // The cap is off so every request places an order, as in the baseline.
-  const current = await startApi(currentServer, 'bench_current', { MAX_OPEN_ORDERS: '0' });
-  const keyed = await startApi(currentServer, 'bench_keyed', { MAX_OPEN_ORDERS: '0' });
+  const current = await startApi(currentServer, 'bench_current', {
+    MAX_OPEN_ORDERS: '0',
+    MAX_UNVERIFIED_OPEN_ORDERS: '0',
+  });
+  const keyed = await startApi(currentServer, 'bench_keyed', {
+    MAX_OPEN_ORDERS: '0',
+    MAX_UNVERIFIED_OPEN_ORDERS: '0',
+  });
   // Warm-up (JIT, connection) for each, not measured.
   for (const api of [baseline, current, keyed]) await measure(api);
   const rows = { baseline: [], current: [], keyed: [] };
