@@ -7,7 +7,7 @@ import { sendPasswordReset, signInWithGoogle, signInWithPassword } from '../sign
 import { useAuthAction } from '../use-auth-action';
 import { AuthStatus } from './auth-status';
 import { OrGoogle } from './google-button';
-import { TextField } from './text-field';
+import { CredentialFields } from './text-field';
 
 ensureAuthStyles();
 
@@ -51,21 +51,10 @@ export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }
   return (
     <>
       <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy}>
-        <TextField
-          id={`${id}-email`}
-          label="Email"
-          type="email"
-          autoComplete="email"
-          registration={register('email')}
-          error={errors.email}
-        />
-        <TextField
-          id={`${id}-password`}
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          registration={register('password')}
-          error={errors.password}
+        <CredentialFields
+          id={id}
+          email={{ registration: register('email'), error: errors.email }}
+          password={{ registration: register('password'), error: errors.password }}
         />
         {passwordReset && (
           <p className="auth-forgot">

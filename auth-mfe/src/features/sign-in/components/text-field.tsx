@@ -29,3 +29,37 @@ export function TextField({ id, label, registration, error, ...input }: TextFiel
     </div>
   );
 }
+
+interface Field {
+  registration: UseFormRegisterReturn;
+  error?: FieldError;
+}
+
+/**
+ * The email and password fields of every form that signs in (login, the home page's card, sign
+ * up): `newPassword` tells the browser's password manager to offer a new one.
+ */
+export function CredentialFields({
+  id,
+  email,
+  password,
+  newPassword = false,
+}: {
+  id: string;
+  email: Field;
+  password: Field;
+  newPassword?: boolean;
+}) {
+  return (
+    <>
+      <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" {...email} />
+      <TextField
+        id={`${id}-password`}
+        label="Password"
+        type="password"
+        autoComplete={newPassword ? 'new-password' : 'current-password'}
+        {...password}
+      />
+    </>
+  );
+}

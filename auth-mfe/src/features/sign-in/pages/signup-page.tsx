@@ -6,7 +6,7 @@ import { selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { ensureAuthStyles } from '../../../styles';
 import { AuthStatus } from '../components/auth-status';
 import { OrGoogle } from '../components/google-button';
-import { TextField } from '../components/text-field';
+import { CredentialFields, TextField } from '../components/text-field';
 import { signupFormSchema, type SignupFormValues } from '../schema';
 import { signInWithGoogle, signUpWithPassword } from '../sign-in';
 import { useAuthAction, useReturnTo } from '../use-auth-action';
@@ -49,21 +49,11 @@ export default function SignupPage() {
             registration={register('name')}
             error={errors.name}
           />
-          <TextField
-            id={`${id}-email`}
-            label="Email"
-            type="email"
-            autoComplete="email"
-            registration={register('email')}
-            error={errors.email}
-          />
-          <TextField
-            id={`${id}-password`}
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            registration={register('password')}
-            error={errors.password}
+          <CredentialFields
+            id={id}
+            email={{ registration: register('email'), error: errors.email }}
+            password={{ registration: register('password'), error: errors.password }}
+            newPassword
           />
           <AuthStatus busy={busy} error={error} />
           <button type="submit" className="btn auth-submit" disabled={busy}>
