@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
 import { API_URL, DEMO } from '../support/env';
+import { postPaymentSucceeded } from '../support/webhook';
 import { adminSession, adminToken, createTestPart, deletePart, findListedRow } from './storefront-helpers';
 
 /** A new customer known to the API (the token exchange creates the user record). */
@@ -210,8 +211,27 @@ test('Manage Order lists every order; Shipped is stored and survives a reload', 
     await expect(row).toContainText(part.name);
     await expect(row).toContainText(part.qty.toLocaleString('en-US'));
     await expect(row.getByText('Unpaid')).toBeVisible();
+    // Only paid orders ship: an unpaid one keeps the Pending label, disabled, saying why.
     const toggle = row.getByRole('button', { name: /^Pending: mark order/ });
+    await expect(toggle).toBeDisabled();
+    await expect(toggle).toHaveAccessibleDescription('Not paid yet');
+    await expect(row.getByText('Not paid yet')).toBeVisible();
+
+    // Stripe's signed word pays it (docs/product.md#payments).
+    const paid = await postPaymentSucceeded({
+      orderId: order._id,
+      amountCents: Math.round(order.price * 100),
+    });
+    expect(paid.status).toBe(200);
+    await page.reload();
+    await expect(row.getByText('Paid', { exact: true })).toBeVisible();
+    await expect(toggle).toBeEnabled();
+    // A click on Pending ships it, once confirmed (the carrier and tracking number are optional).
     await toggle.click();
+    await page
+      .getByRole('dialog', { name: 'Ship this order?' })
+      .getByRole('button', { name: 'Mark as shipped' })
+      .click();
     await expect(row.getByRole('button', { name: /^Shipped: mark order/ })).toBeVisible();
     await expect
       .poll(
@@ -224,6 +244,10 @@ test('Manage Order lists every order; Shipped is stored and survives a reload', 
       page.locator(`tr[data-order-id="${order._id}"]`).getByRole('button', { name: /^Shipped/ }),
     ).toBeVisible();
   } finally {
+    // Taken back and refunded whole, so its pieces go back on sale; an unpaid one is cancelled.
+    const token = await adminToken();
+    await api('PATCH', `/order/${order._id}/status`, token, { status: 'pending' }).catch(() => undefined);
+    await api('POST', `/order/${order._id}/refund`, token, {}).catch(() => undefined);
     await api('DELETE', `/order/${order._id}`, customer.token).catch(() => undefined);
   }
 });

@@ -1,4 +1,4 @@
-import type { Order, ShippingStatus } from '@motoparts/contracts';
+import type { Order, ShippingStatusInput } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, orderTag, orderTags, stockTags } from '@motoparts/state';
 import { ADMIN_PAGE_SIZE, toListPage, type ListPage } from '../../lib/list-page';
 
@@ -29,26 +29,36 @@ export const ordersApi = baseApi.injectEndpoints({
       transformResponse: (orders: Order[], meta) => toListPage(orders, meta),
       providesTags: (list) => [LIST_TAGS.allOrders, ...(list?.items.map((o) => orderTag(o._id)) ?? [])],
     }),
-    setShippingStatus: build.mutation<Order, { id: string; status: ShippingStatus; page: number }>({
-      query: ({ id, status }) => ({
+    /**
+     * Ships (Pending → Shipped, with an optional carrier and tracking number), takes a shipment
+     * back (→ Pending) or marks it delivered. The page's row takes the server's answer at once;
+     * both order lists and the order are then refreshed (the customer's My Order included).
+     */
+    setShippingStatus: build.mutation<Order, ShippingStatusInput & { id: string; page: number }>({
+      query: ({ id, status, carrier, trackingNumber }) => ({
         url: `/order/${encodeURIComponent(id)}/status`,
         method: 'PATCH',
-        body: { status },
+        body: { status, ...(carrier ? { carrier } : {}), ...(trackingNumber ? { trackingNumber } : {}) },
       }),
-      // Optimistic: the label flips at once, and flips back if the server refuses.
-      async onQueryStarted({ id, status, page }, { dispatch, queryFulfilled }) {
-        const patch = dispatch(
-          ordersApi.util.updateQueryData('getAllOrders', page, (list) => {
-            const order = list.items.find((o) => o._id === id);
-            if (order) order.status = status;
-          }),
-        );
-        try {
-          await queryFulfilled;
-        } catch {
-          patch.undo();
-        }
+      async onQueryStarted({ page }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(replaceListed(page, data));
       },
+      // A refusal (409) refreshes too: the order changed meanwhile, and the row should say how.
+      invalidatesTags: (_res, _err, { id }) => orderTags(id),
+    }),
+    /**
+     * POST /order/:id/refund: the customer's Cancel and refund (the whole order, no amount) or an
+     * admin's Refund (whole, or `amount` dollars). A whole refund before shipping puts the pieces
+     * back on sale, so the part's stock is refreshed too.
+     */
+    refundOrder: build.mutation<Order, { id: string; partsId: string; amount?: number }>({
+      query: ({ id, amount }) => ({
+        url: `/order/${encodeURIComponent(id)}/refund`,
+        method: 'POST',
+        body: amount === undefined ? {} : { amount },
+      }),
+      invalidatesTags: (_res, _err, { id, partsId }) => [...orderTags(id), ...stockTags(partsId)],
     }),
   }),
 });
@@ -58,4 +68,13 @@ export const {
   useCancelOrderMutation,
   useGetAllOrdersQuery,
   useSetShippingStatusMutation,
+  useRefundOrderMutation,
 } = ordersApi;
+
+/** Puts the server's answer for one order in Manage Order's cached page, where that order is listed. */
+function replaceListed(page: number, order: Order) {
+  return ordersApi.util.updateQueryData('getAllOrders', page, (list) => {
+    const i = list.items.findIndex((o) => o._id === order._id);
+    if (i >= 0) list.items[i] = order;
+  });
+}

@@ -6,9 +6,12 @@ import { baseApi, errorMessage, formatCount, formatPrice, partTag, useAppDispatc
 import { useCancelCheckoutMutation, useOrderCheckoutAgainMutation } from '@motoparts/state/cart';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { checkoutDate, linesLabel, type CheckoutGroup } from '../checkout-groups';
-import { PaidStatus } from './paid-status';
+import { CancelAndRefund } from './cancel-and-refund';
+import { OrderHistory } from './order-history';
+import { PaidStatus, RefundBadge } from './paid-status';
+import { ShipmentStatus } from './shipment-status';
 
-const COLUMNS = ['Part', 'Quantity', 'Price'] as const;
+const COLUMNS = ['Part', 'Quantity', 'Price', 'Status', 'History'] as const;
 
 /**
  * Order again's toast: how many of the checkout's lines the cart took back (the API leaves out a
@@ -37,7 +40,9 @@ function refilledToast(group: CheckoutGroup, cart: Cart): void {
 
 /**
  * One checkout on My Order (docs/product.md#my-order): its lines under one heading, then one
- * Payment and one Cancel while unpaid, one transaction id once paid, and Order again.
+ * Payment and one Cancel while unpaid, one transaction id once paid, and Order again. Once paid,
+ * each line goes its own way, as a single order does: its shipment, its refund (Cancel and refund
+ * while it has not shipped) and its history.
  */
 export function CheckoutGroupCard({ group }: { group: CheckoutGroup }) {
   const headingId = useId();
@@ -90,6 +95,16 @@ export function CheckoutGroupCard({ group }: { group: CheckoutGroup }) {
               </th>
               <td data-label={COLUMNS[1]}>{formatCount(order.qty)}</td>
               <td data-label={COLUMNS[2]}>{formatPrice(order.price)}</td>
+              <td data-label={COLUMNS[3]}>
+                <div className="dash-line-status">
+                  <ShipmentStatus order={order} />
+                  <RefundBadge order={order} />
+                  <CancelAndRefund order={order} />
+                </div>
+              </td>
+              <td data-label={COLUMNS[4]}>
+                <OrderHistory order={order} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,31 +1,23 @@
 import { useState } from 'react';
-import { toast } from 'react-toastify';
-import type { Order, ShippingStatus } from '@motoparts/contracts';
-import { errorMessage, formatCount, formatPrice } from '@motoparts/state';
+import { formatCount, formatPrice } from '@motoparts/state';
 import { QueryTable } from '../../../components/query-table';
 import { ADMIN_PAGE_SIZE } from '../../../lib/list-page';
-import { useGetAllOrdersQuery, useSetShippingStatusMutation } from '../api';
+import { useGetAllOrdersQuery } from '../api';
+import { OrderHistory } from '../components/order-history';
 import { PaidStatus } from '../components/paid-status';
-
-const LABEL: Record<ShippingStatus, string> = { pending: 'Pending', shipped: 'Shipped' };
+import { RefundAction } from '../components/refund-action';
+import { ShippingCell } from '../components/shipping-cell';
+import { refundLabel } from '../lifecycle';
 
 /**
- * docs/product.md (admin): every order. The Pending/Shipped label is a button that toggles the shipping
- * status; unlike the original it is stored by the API, so it survives a reload.
+ * docs/product.md#manage-order (admin): every order. The spec's Pending label is a button that
+ * ships the order (paid orders only; an unpaid one's is disabled, saying why), stored by the API;
+ * a shipped order is marked delivered, or taken back to Pending before that. Paid orders can be
+ * refunded, whole or in part, and each order's history is one disclosure away.
  */
 export default function ManageOrder() {
   const [page, setPage] = useState(1);
   const orders = useGetAllOrdersQuery(page);
-  const [setStatus] = useSetShippingStatusMutation();
-
-  async function toggle(order: Order) {
-    const next: ShippingStatus = order.status === 'shipped' ? 'pending' : 'shipped';
-    try {
-      await setStatus({ id: order._id, status: next, page }).unwrap();
-    } catch (err) {
-      toast.error(errorMessage(err, 'The shipping status could not be saved. Please try again.'));
-    }
-  }
 
   return (
     <section aria-labelledby="manage-order-title">
@@ -36,7 +28,7 @@ export default function ManageOrder() {
         what="orders"
         empty="No orders yet."
         label="All orders table"
-        columns={['Buyer', 'Part', 'Quantity', 'Price', 'Payment', 'Shipping']}
+        columns={['Buyer', 'Part', 'Quantity', 'Price', 'Payment', 'Shipping', 'History']}
         renderRow={(order) => (
           <tr key={order._id} data-order-id={order._id}>
             <td className="dash-buyer">
@@ -48,28 +40,19 @@ export default function ManageOrder() {
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (
-                <PaidStatus transactionId={order.transactionId} />
+                <div className="dash-paid-cell">
+                  <PaidStatus transactionId={order.transactionId} refund={refundLabel(order)} />
+                  <RefundAction order={order} />
+                </div>
               ) : (
                 <span className="dash-badge dash-badge-unpaid">Unpaid</span>
               )}
             </td>
             <td>
-              {order.status === 'expired' ? (
-                <span className="dash-muted" data-testid="order-expired">
-                  Expired (not paid in time)
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className={`btn dash-status-toggle ${order.status === 'shipped' ? 'is-shipped' : 'is-pending'}`}
-                  aria-label={`${LABEL[order.status]}: mark order for ${order.Parts} by ${order.user} as ${
-                    order.status === 'shipped' ? 'pending' : 'shipped'
-                  }`}
-                  onClick={() => void toggle(order)}
-                >
-                  {LABEL[order.status]}
-                </button>
-              )}
+              <ShippingCell order={order} page={page} />
+            </td>
+            <td>
+              <OrderHistory order={order} />
             </td>
           </tr>
         )}

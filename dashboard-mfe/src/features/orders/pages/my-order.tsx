@@ -7,11 +7,16 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryTable } from '../../../components/query-table';
 import { useCancelOrderMutation, useGetMyOrdersQuery } from '../api';
 import { groupOrders } from '../checkout-groups';
+import { CancelAndRefund } from '../components/cancel-and-refund';
 import { CheckoutGroupCard } from '../components/checkout-group';
+import { OrderHistory } from '../components/order-history';
 import { PaidStatus } from '../components/paid-status';
+import { ShipmentStatus } from '../components/shipment-status';
+import { refundLabel } from '../lifecycle';
 
 /**
- * docs/product.md#my-order: the signed-in customer's orders; pay or cancel unpaid ones. The lines
+ * docs/product.md#my-order: the signed-in customer's orders; pay or cancel unpaid ones, cancel and
+ * refund paid ones that have not shipped, follow the shipment and each order's history. The lines
  * of a checkout are shown together, each checkout under its own heading, above the orders placed
  * one by one (whose rows are the spec's).
  */
@@ -55,7 +60,7 @@ export default function MyOrder() {
           )
         }
         label="My orders table"
-        columns={['Part', 'Quantity', 'Price', 'Payment']}
+        columns={['Part', 'Quantity', 'Price', 'Payment', 'Shipping', 'History']}
         renderRow={(order) => (
           <tr key={order._id} data-order-id={order._id}>
             <th scope="row">{order.Parts}</th>
@@ -63,7 +68,10 @@ export default function MyOrder() {
             <td>{formatPrice(order.price)}</td>
             <td>
               {order.paid ? (
-                <PaidStatus transactionId={order.transactionId} />
+                <div className="dash-paid-cell">
+                  <PaidStatus transactionId={order.transactionId} refund={refundLabel(order)} />
+                  <CancelAndRefund order={order} />
+                </div>
               ) : order.status === 'expired' ? (
                 <span className="dash-muted" data-testid="order-expired">
                   Expired: not paid in time, the pieces went back to stock.
@@ -78,6 +86,12 @@ export default function MyOrder() {
                   </button>
                 </div>
               )}
+            </td>
+            <td>
+              <ShipmentStatus order={order} />
+            </td>
+            <td>
+              <OrderHistory order={order} />
             </td>
           </tr>
         )}
