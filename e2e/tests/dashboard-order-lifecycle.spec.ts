@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
+import { readMessage, waitForMessagesTo } from '../support/mailpit';
 import { postPaymentSucceeded } from '../support/webhook';
 import {
   adminSession,
@@ -95,7 +96,7 @@ for (const width of [1280, 375]) {
       const part = await createTestPart(500, `E2E Refund Bolt ${width} ${Date.now()}`);
       try {
         await serveStripeStandIn(page);
-        const { token, order } = await customerWithOrder(page, part, 'Refund Rider');
+        const { account, token, order } = await customerWithOrder(page, part, 'Refund Rider');
         expect((await api<Part>('GET', `/parts/${part._id}`)).availableQty).toBe(400);
 
         // Pay by card, as the payment spec does: the stand-in confirms, then Stripe's signed word.
@@ -115,6 +116,10 @@ for (const width of [1280, 375]) {
           paymentIntentId: transactionId,
         });
         expect(paid.status).toBe(200);
+        // The buyer's mail, read from Mailpit: the order, then its receipt with the transaction id.
+        const receipt = (await waitForMessagesTo(account.email, { count: 2 }))[1];
+        expect(receipt?.Subject).toBe(`Receipt for your MotoParts order ${order._id}`);
+        expect((await readMessage(receipt?.ID ?? '')).Text).toContain(`Transaction id: ${transactionId}`);
         await expect(page.getByText('Your order is paid.')).toBeVisible();
         await page.getByRole('link', { name: 'See My Order' }).click();
 
@@ -143,6 +148,13 @@ for (const width of [1280, 375]) {
         await expect(page.getByText(`Order for ${part.name} cancelled:`)).toBeVisible();
         await expect(row.getByText('Refunded', { exact: true })).toBeVisible();
         await expect(row.getByRole('button', { name: 'Cancel and refund' })).toHaveCount(0);
+        const mails = await waitForMessagesTo(account.email, { count: 3 });
+        expect(mails.map((m) => m.Subject)).toEqual([
+          `Your MotoParts order ${order._id}`,
+          `Receipt for your MotoParts order ${order._id}`,
+          `Refund for your MotoParts order ${order._id}`,
+        ]);
+        expect((await readMessage(mails[2]?.ID ?? '')).Text).toContain(`We refunded ${money(order.price)}`);
         await expect(row).toContainText('Not shipped');
         const lines = await history(row);
         await expect(lines).toHaveCount(3);
