@@ -98,7 +98,6 @@ try {
     MAX_OPEN_ORDERS: '0',
     // The seed's customers are not verified in Firebase: the lower cap of unverified accounts is off.
     MAX_UNVERIFIED_OPEN_ORDERS: '0',
-    MAX_UNVERIFIED_OPEN_ORDERS: '0',
     PORT: String(port),
   };
   const api = spawn('node', [...apiNodeArgs(), path.join(root, 'api/dist/server.js')], {

@@ -11,6 +11,9 @@
 // this flag: the same code, two ways of running it). BENCH_MAX_OPEN_ORDERS=5 runs both with the
 // open-order cap on, as `npm start` does (default 0: off); each request then comes from the next
 // of BENCH_CUSTOMERS customers (default 50; up to 1998 of the seed's), so that none reaches the cap.
+// BENCH_ROUTE=webhook measures Stripe's webhook instead: each build first places orders for a
+// while, then gets a signed `payment_intent.succeeded` for each (one order per request, never a
+// repeat), as Stripe sends them once customers have paid.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,6 +40,8 @@ const baselineRef = process.env.BENCH_BASELINE_REF ?? 'HEAD~1';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 50);
 const openCap = process.env.BENCH_MAX_OPEN_ORDERS ?? '0';
 const connections = 10;
+const route = process.env.BENCH_ROUTE ?? 'order';
+const signer = new (require('stripe'))('sk_test_bench');
 
 /** CPU time a process has used, in ms. */
 const cpuMs = (pid) => cpuMicros(pid) / 1000;
@@ -89,10 +94,90 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
   const apiEnv = loadEnv(env);
   const tokens = customerTokens(signApiToken, apiEnv, CUSTOMERS);
-  return { name, base: `http://127.0.0.1:${port}`, apiPid: api.pid, dbPid: ferret.pid, partIds, tokens };
+  const stack = {
+    name,
+    base: `http://127.0.0.1:${port}`,
+    apiPid: api.pid,
+    dbPid: ferret.pid,
+    partIds,
+    tokens,
+  };
+  return { ...stack, uri, secret: env.STRIPE_WEBHOOK_SECRET, unpaid: [] };
 }
 
-async function measure(stack, duration = seconds) {
+/**
+ * For the webhook rows: places orders on `stack` for `forSeconds` (POST /order at 10 connections),
+ * then keeps the unpaid ones the webhooks will pay, one each.
+ */
+async function placeOrdersToPay(stack, forSeconds) {
+  const since = new Date();
+  await measureOrders(stack, forSeconds);
+  const { mongoose, OrderModel } = loadApiModels();
+  await mongoose.connect(stack.uri, { maxPoolSize: 1 });
+  const placed = await OrderModel.find({ paid: false, createdAt: { $gte: since } }, { priceCents: 1 }).lean();
+  await mongoose.disconnect();
+  stack.unpaid = placed.map((o) => ({ id: String(o._id), cents: o.priceCents }));
+}
+
+/** Signed `payment_intent.succeeded` events, one order each, at 10 connections. */
+async function measureWebhooks(stack, duration) {
+  let next = 0;
+  const [api0, db0] = [cpuMs(stack.apiPid), cpuMs(stack.dbPid)];
+  const r = await autocannon({
+    url: stack.base,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/webhooks/stripe',
+        setupRequest: (req) => {
+          const order = stack.unpaid[next++];
+          if (!order)
+            throw new Error('not enough orders placed for the webhook rows: raise BENCH_PLACE_SECONDS');
+          const payload = JSON.stringify({
+            id: `evt_bench_${order.id}`,
+            object: 'event',
+            type: 'payment_intent.succeeded',
+            data: {
+              object: {
+                id: `pi_bench_${order.id}`,
+                object: 'payment_intent',
+                amount: order.cents,
+                currency: 'usd',
+                status: 'succeeded',
+                metadata: { orderId: order.id },
+              },
+            },
+          });
+          const signature = signer.webhooks.generateTestHeaderString({ payload, secret: stack.secret });
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+            body: payload,
+          };
+        },
+      },
+    ],
+  });
+  stack.unpaid = stack.unpaid.slice(next);
+  const n = Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    created: r['2xx'],
+    placed: r['2xx'] / duration,
+    refused: r.non2xx,
+    errors: r.errors,
+    apiMs: (cpuMs(stack.apiPid) - api0) / n,
+    dbMs: (cpuMs(stack.dbPid) - db0) / n,
+  };
+}
+
+const measure = (stack, duration = seconds) =>
+  route === 'webhook' ? measureWebhooks(stack, duration) : measureOrders(stack, duration);
+
+async function measureOrders(stack, duration = seconds) {
   let next = 0;
   const [api0, db0] = [cpuMs(stack.apiPid), cpuMs(stack.dbPid)];
   const r = await autocannon({
@@ -144,6 +229,10 @@ try {
     ),
     await startStack('this checkout', path.join(root, 'api/dist/server.js')),
   ];
+  if (route === 'webhook') {
+    const placing = Number(process.env.BENCH_PLACE_SECONDS ?? rounds * seconds * 4 + 10);
+    for (const stack of stacks) await placeOrdersToPay(stack, placing);
+  }
   for (const stack of stacks) await measure(stack, 2); // JIT, connection: not measured
   const rows = new Map(stacks.map((s) => [s.name, []]));
   for (let i = 0; i < rounds; i++) {
@@ -153,7 +242,7 @@ try {
   const base = mean(rows.get(stacks[0].name), 'rps');
   const basePlaced = mean(rows.get(stacks[0].name), 'placed');
   console.log(
-    `\nPOST /order on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each, ` +
+    `\n${route === 'webhook' ? 'POST /webhooks/stripe (payment_intent.succeeded)' : 'POST /order'} on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each, ` +
       `open-order cap ${openCap === '0' ? 'off' : openCap}, ${CUSTOMERS} customers; ` +
       `${os.cpus().length} CPUs, node ${process.version}`,
   );

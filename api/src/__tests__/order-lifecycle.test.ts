@@ -361,6 +361,31 @@ describe("Stripe's own events", () => {
     expect(await StripeEventModel.exists({ _id: 'evt_unknown_1' })).toBeTruthy();
   });
 
+  it('a payment_intent.succeeded is kept with the payment it made; its repeat changes nothing', async () => {
+    const partId = await insertPart({ availableQty: 1000 });
+    const placed = await call<Order>(t.base, 'POST', '/order', {
+      token: customer.token,
+      body: { partsId: partId, qty: 100 },
+    });
+    const object = {
+      id: 'pi_life_kept',
+      object: 'payment_intent',
+      amount: cents(placed.body),
+      currency: 'usd',
+      status: 'succeeded',
+      metadata: { orderId: placed.body._id },
+    };
+    expect((await postEvent(t, 'payment_intent.succeeded', object, 'evt_life_kept')).status).toBe(200);
+    const paid = got(await OrderModel.findById(placed.body._id).lean());
+    expect([paid.paid, paid.transactionId, paid.paidEventId]).toEqual([
+      true,
+      'pi_life_kept',
+      'evt_life_kept',
+    ]);
+    expect((await postEvent(t, 'payment_intent.succeeded', object, 'evt_life_kept')).status).toBe(200);
+    expect(got(await OrderModel.findById(placed.body._id).lean())).toEqual(paid);
+  });
+
   it('the same payment_intent.succeeded five times at once pays the order once', async () => {
     const partId = await insertPart({ availableQty: 1000 });
     const placed = await call<Order>(t.base, 'POST', '/order', {

@@ -26,7 +26,9 @@ export const CACHE_SHARES = {
   /** Who a token's account is, for a few seconds (embedded database). */
   callers: 0.05,
   /** Parsed queries of the cached public reads, with their page headers. */
-  queries: 0.05,
+  queries: 0.04,
+  /** Ids of the Stripe events this process applied lately: a repeat is answered at once. */
+  stripeEvents: 0.01,
 } as const;
 
 export type CacheName = keyof typeof CACHE_SHARES;

@@ -329,11 +329,22 @@ export async function markCheckoutPaid(
   id: string,
   amountCents: number,
   transactionId: string,
+  eventId?: string,
 ): Promise<CheckoutRecord | undefined> {
   await note(id);
   const doc = await CheckoutModel.findOneAndUpdate(
     { _id: id, state: 'placed', totalCents: amountCents },
-    withMail({ $set: { state: 'paid', transactionId, paidAt: new Date() } }, [mailEntry('paid')]),
+    withMail(
+      {
+        $set: {
+          state: 'paid',
+          transactionId,
+          paidAt: new Date(),
+          ...(eventId ? { paidEventId: eventId } : {}),
+        },
+      },
+      [mailEntry('paid')],
+    ),
     { new: true },
   ).lean<CheckoutRecord>();
   if (!doc) return undefined;

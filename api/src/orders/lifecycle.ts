@@ -173,6 +173,8 @@ export async function markPaid(
   orderId: string,
   amountCents: number,
   transactionId: string,
+  /** The Stripe event that said so, kept with the payment (payments/service.ts). */
+  eventId?: string,
 ): Promise<OrderDoc | undefined> {
   const doc = await OrderModel.findOneAndUpdate(
     {
@@ -182,7 +184,12 @@ export async function markPaid(
       status: { $ne: 'expired' },
       hold: { $nin: ['reserving', 'releasing', 'released'] },
     },
-    withMail({ $set: { paid: true, transactionId, paidAt: new Date() } }, [mailEntry('paid')]),
+    withMail(
+      {
+        $set: { paid: true, transactionId, paidAt: new Date(), ...(eventId ? { paidEventId: eventId } : {}) },
+      },
+      [mailEntry('paid')],
+    ),
     { new: true },
   ).lean<OrderDoc>();
   if (doc) await openSlots().release(doc.uid ?? doc.user, orderId);

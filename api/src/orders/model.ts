@@ -25,6 +25,8 @@ const orderSchema = new Schema(
     paid: { type: Boolean, required: true, default: false },
     transactionId: { type: String },
     paidAt: { type: Date },
+    /** The Stripe event that marked it paid (a repeat of it then changes nothing). */
+    paidEventId: { type: String },
     /** The PaymentIntent we created for this order, and the amount Stripe confirmed creating. */
     paymentIntentId: { type: String },
     paymentIntentAmount: { type: Number },
@@ -392,6 +394,8 @@ const checkoutSchema = new Schema(
     paymentIntentId: { type: String },
     transactionId: { type: String },
     paidAt: { type: Date },
+    /** The Stripe event that marked it paid. */
+    paidEventId: { type: String },
     ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },

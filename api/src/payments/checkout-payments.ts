@@ -69,8 +69,9 @@ export async function payCheckout(
   checkoutId: string,
   intent: Stripe.PaymentIntent,
   log: Logger,
+  eventId?: string,
 ): Promise<boolean> {
-  if (intent.currency === 'usd' && (await markCheckoutPaid(checkoutId, intent.amount, intent.id)))
+  if (intent.currency === 'usd' && (await markCheckoutPaid(checkoutId, intent.amount, intent.id, eventId)))
     return true;
   const why = intent.currency === 'usd' ? await strayReason(checkoutId, intent) : 'in another currency';
   if (why) await refundStray(stripe, intent, checkoutId, why, log);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import Stripe from 'stripe';
 import { objectIdSchema, type OrderPaymentResult, type PaymentIntent } from '@motoparts/contracts';
 import type { Caller } from '../http/context';
@@ -7,6 +8,7 @@ import { OrderModel, type OrderDoc } from '../orders/model';
 import { getOrderFor } from '../orders/access';
 import { markPaid } from '../orders/lifecycle';
 import { closeDispute, openDispute, recordProviderRefund } from '../orders/refunds';
+import { cacheBytes } from '../lib/cache-budget';
 import { StripeEventModel } from './model';
 import type { OrderRules } from '../orders/rules';
 import { toOrder } from '../orders/wire';
@@ -207,22 +209,37 @@ export async function handleStripeWebhook(
   } catch (err) {
     throw AppError.badRequest(`Webhook signature verification failed: ${(err as Error).message}`);
   }
-  if (await StripeEventModel.exists({ _id: event.id })) return { received: true };
-  await applyEvent(stripe, event, log);
-  await StripeEventModel.updateOne(
-    { _id: event.id },
-    { $setOnInsert: { type: event.type, at: new Date() } },
-    { upsert: true },
-  );
+  if (recentEvents.has(event.id)) return { received: true };
+  if (event.type === 'payment_intent.succeeded') {
+    // The payment's own record is the event's: the order (or checkout) it paid keeps the event id
+    // in the same update, and a repeat finds it paid by this intent and changes nothing. No
+    // command more than the payment itself on the database's one connection.
+    await paymentSucceeded(stripe, event.data.object, event.id, log);
+  } else {
+    if (await StripeEventModel.exists({ _id: event.id })) return { received: true };
+    await applyEvent(stripe, event, log);
+    await StripeEventModel.updateOne(
+      { _id: event.id },
+      { $setOnInsert: { type: event.type, at: new Date() } },
+      { upsert: true },
+    );
+  }
+  recentEvents.set(event.id, true);
   return { received: true };
 }
+
+/** Events applied lately by this process (ids only: a few MB hold a day of a busy shop's). */
+const recentEvents = new LRUCache<string, true>({
+  maxSize: cacheBytes('stripeEvents'),
+  sizeCalculation: (_v, id) => 64 + 2 * id.length,
+});
 
 const unknownTypes = new Set<string>();
 
 async function applyEvent(stripe: Stripe, event: Stripe.Event, log: Logger): Promise<void> {
   switch (event.type) {
     case 'payment_intent.succeeded':
-      return paymentSucceeded(stripe, event.data.object, log);
+      return paymentSucceeded(stripe, event.data.object, event.id, log);
     case 'charge.refunded': {
       const charge = event.data.object;
       const paymentId = idOf(charge.payment_intent);
@@ -266,10 +283,15 @@ async function disputedPayment(stripe: Stripe, dispute: Stripe.Dispute): Promise
 }
 
 /** `payment_intent.succeeded`: marks its order (or checkout) paid once, or refunds a stray payment. */
-async function paymentSucceeded(stripe: Stripe, intent: Stripe.PaymentIntent, log: Logger): Promise<void> {
+async function paymentSucceeded(
+  stripe: Stripe,
+  intent: Stripe.PaymentIntent,
+  eventId: string,
+  log: Logger,
+): Promise<void> {
   const checkoutId = objectIdSchema.safeParse(intent.metadata?.checkoutId);
   if (checkoutId.success) {
-    await payCheckout(stripe, checkoutId.data, intent, log);
+    await payCheckout(stripe, checkoutId.data, intent, log, eventId);
     return;
   }
   const orderId = objectIdSchema.safeParse(intent.metadata?.orderId);
@@ -277,7 +299,7 @@ async function paymentSucceeded(stripe: Stripe, intent: Stripe.PaymentIntent, lo
     log.warn({ intent: intent.id }, 'payment_intent.succeeded without a usable orderId; ignored');
     return;
   }
-  const changed = await markPaid(orderId.data, intent.amount, intent.id);
+  const changed = await markPaid(orderId.data, intent.amount, intent.id, eventId);
   if (!changed) {
     // Not a replay: the money has no order to go to, so it goes back (502 → Stripe retries).
     const why = await strayReason(orderId.data, intent);
