@@ -52,8 +52,6 @@ export const outboxFields = {
   outbox: { type: [entrySchema], default: undefined },
   /** Set with every entry queued, unset by the worker once all are sent: what it looks for. */
   mailDue: { type: Boolean },
-  /** Entries queued so far: the worker clears `mailDue` only if none came after its read. */
-  mailQueued: { type: Number },
 };
 
 /** The index the worker reads: only documents with mail to send are in it. */
@@ -64,7 +62,6 @@ export interface WithOutbox {
   _id: unknown;
   outbox?: OutboxEntry[] | null;
   mailDue?: boolean | null;
-  mailQueued?: number | null;
 }
 
 /** A new entry. */
@@ -85,8 +82,7 @@ type Update = {
 };
 
 /**
- * `update` with mail queued in the same step: the entries are pushed, `mailDue` set and the count
- * raised. `keep` bounds the outbox (for documents that queue mail for ever, such as a part's stock
+ * `update` with mail queued in the same step: the entries are pushed and `mailDue` set. `keep` bounds the outbox (for documents that queue mail for ever, such as a part's stock
  * alerts); a sent entry dropped from its front only moves the indices, which the worker checks.
  */
 export function withMail<U extends Update>(update: U, entries: OutboxEntry[], keep?: number): U {
@@ -98,13 +94,12 @@ export function withMail<U extends Update>(update: U, entries: OutboxEntry[], ke
       ...update.$push,
       outbox: keep ? { $each: entries, $slice: -keep } : { $each: entries },
     },
-    $inc: { ...update.$inc, mailQueued: entries.length },
   };
 }
 
 /** The outbox fields of a document inserted with mail queued. */
-export function mailFields(entries: OutboxEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue' | 'mailQueued'> {
-  return { outbox: entries, mailDue: true, mailQueued: entries.length };
+export function mailFields(entries: OutboxEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue'> {
+  return { outbox: entries, mailDue: true };
 }
 
 /*

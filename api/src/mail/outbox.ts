@@ -142,9 +142,16 @@ export function startMailer({
     const now = (await source.model.findById(id).lean()) as WithOutbox | null;
     if ((now?.outbox ?? []).some((e) => !e.sentAt)) return true;
     if (!waiting && now) {
-      // All sent: no longer due, unless mail was queued after this read (then the count moved).
+      // All sent: no longer due, unless mail was queued after this read: then the last entry read
+      // is no longer the last (or, in an outbox kept short, no longer at its place).
+      const entries = now.outbox ?? [];
+      const last = entries.length - 1;
       await source.model.updateOne(
-        { _id: now._id, mailQueued: now.mailQueued ?? { $exists: false } },
+        {
+          _id: now._id,
+          ...(last >= 0 ? { [`outbox.${last}.id`]: entries[last]?.id } : {}),
+          [`outbox.${last + 1}`]: { $exists: false },
+        },
         { $unset: { mailDue: 1 } },
       );
     }

@@ -79,7 +79,6 @@ const IN_PLACE_FIELDS = new Set([
   'stockAlert',
   'outbox',
   'mailDue',
-  'mailQueued',
 ]);
 
 /** `outbox.2.sentAt` → `outbox`: a path inside a field changes that field. */
