@@ -2,7 +2,7 @@
 // `npm test`: lint and typecheck, the deployment checks (compose files, Helm chart), then the
 // whole stack on test ports (so a running `npm start` is not disturbed), every workspace's tests
 // against the real services, and the Chromium e2e suite. Exits non-zero on any failure.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDeployTools, log, ports, stopAll } from './services.mjs';
@@ -31,11 +31,20 @@ const only = ownArgs.filter((a) => !a.startsWith('-'));
 const want = (step) => only.length === 0 || only.includes(step);
 const results = [];
 
-function step(name, command, args, env = {}) {
+/**
+ * Runs one step and waits for it without blocking this process: the stack's services write their
+ * logs into pipes this process reads, and a service whose pipe is full stops answering (stripe-mock
+ * did, part-way through the e2e suite, while a synchronous spawn held this event loop).
+ */
+async function step(name, command, args, env = {}) {
   log('test', `${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const res = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-  const ok = res.status === 0;
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  const status = await new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code));
+  });
+  const ok = status === 0;
   results.push({ name, ok, secs: (Date.now() - started) / 1000 });
   log('test', `${name}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return ok;
@@ -66,18 +75,18 @@ process.on('SIGTERM', () => void finish(143));
 
 try {
   await ensureInstalled();
-  if (want('lint')) step('lint', 'npm', ['run', 'lint', '--silent']);
+  if (want('lint')) await step('lint', 'npm', ['run', 'lint', '--silent']);
   if (want('deploy') || want('compose')) {
     // Compose files rendered by docker-compose, the Helm chart by helm + k8scheck (built once).
     try {
       ensureDeployTools();
-      step('deploy (compose, helm)', 'node', ['--test', ...testFiles('deploy')]);
+      await step('deploy (compose, helm)', 'node', ['--test', ...testFiles('deploy')]);
     } catch (err) {
       console.error(err instanceof Error ? err.message : err);
       results.push({ name: 'deploy tools (go build)', ok: false, secs: 0 });
     }
   }
-  if (want('unit')) step('scripts tests', 'node', ['--test', ...testFiles('scripts')]);
+  if (want('unit')) await step('scripts tests', 'node', ['--test', ...testFiles('scripts')]);
 
   if (want('unit') || want('e2e')) {
     // A fresh database each run, apart from `npm start`'s, so runs never see each other's data.
@@ -113,16 +122,21 @@ try {
     // The API suite reads what the stack's Mailpit received through its HTTP API (MAILPIT_URL).
     const serviceEnv = { ...apiEnv, MAILPIT_URL: mailpitUrl, NODE_ENV: 'test' };
     if (want('unit')) {
-      step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv);
+      await step(
+        'workspace tests',
+        'npm',
+        ['test', '--workspaces', '--if-present', '--', '--ci'],
+        serviceEnv,
+      );
       // The API suite again with the read models a MongoDB deployment uses (queries, not lists
       // kept in memory: api/src/read-models.ts), so both implementations pass every test.
-      step('api tests (database read models)', 'npm', ['test', '-w', 'api', '--', '--ci'], {
+      await step('api tests (database read models)', 'npm', ['test', '-w', 'api', '--', '--ci'], {
         ...serviceEnv,
         READ_MODELS: 'database',
       });
     }
     if (want('e2e')) {
-      step(
+      await step(
         'e2e (chromium)',
         path.join(ROOT, 'node_modules', '.bin', 'playwright'),
         ['test', '-c', 'e2e', ...playwrightArgs],
