@@ -1,21 +1,8 @@
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
 import { adminSession, hasHorizontalScroll, useStoredSession } from './storefront-helpers';
-
-const STAND_IN = path.join(__dirname, 'fixtures', 'stripe-stand-in.js');
-
-/** Serious and critical axe violations on the dashboard's part of the page, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+import { STRIPE_STAND_IN, seriousViolations } from '../support/page-checks';
 
 async function checkPage(page: Page, url: string, heading: string, shot: string) {
   await page.goto(url);
@@ -33,7 +20,7 @@ for (const width of [1280, 375]) {
 
     test('customer pages have no serious accessibility violations and fit the width', async ({ page }) => {
       await page.route('https://js.stripe.com/**', (route) =>
-        route.fulfill({ path: STAND_IN, contentType: 'text/javascript; charset=utf-8' }),
+        route.fulfill({ path: STRIPE_STAND_IN, contentType: 'text/javascript; charset=utf-8' }),
       );
       const account = await emulatorSignUp(undefined, undefined, 'A11y Rider');
       const token = await useStoredSession(page, account, 'A11y Rider');

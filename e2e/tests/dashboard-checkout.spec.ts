@@ -1,10 +1,9 @@
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { Cart, Checkout, Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
 import { postPaymentSucceeded } from '../support/webhook';
 import { createTestPart, deletePart, hasHorizontalScroll, useStoredSession } from './storefront-helpers';
+import { seriousViolations, serveStripeStandIn } from '../support/page-checks';
 
 /*
  * docs/product.md#my-order and #checkout-payment: a checkout's lines under one heading on My Order,
@@ -12,26 +11,8 @@ import { createTestPart, deletePart, hasHorizontalScroll, useStoredSession } fro
  * made through the API: the cart page is the storefront's.
  */
 
-const STAND_IN = path.join(__dirname, 'fixtures', 'stripe-stand-in.js');
 const SUCCEEDS = '4242424242424242';
 const RUN = Date.now();
-
-/** Serves our Stripe.js stand-in where the browser asks for Stripe's script (offline here). */
-async function serveStripeStandIn(page: Page) {
-  await page.route('https://js.stripe.com/**', (route) =>
-    route.fulfill({ path: STAND_IN, contentType: 'text/javascript; charset=utf-8' }),
-  );
-}
-
-/** Serious and critical axe violations of the page as it is, as readable lines (dashboard-a11y.spec.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function expectAccessible(page: Page, what: string) {
   await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);

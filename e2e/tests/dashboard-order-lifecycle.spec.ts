@@ -1,5 +1,3 @@
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
@@ -13,6 +11,7 @@ import {
   hasHorizontalScroll,
   useStoredSession,
 } from './storefront-helpers';
+import { seriousViolations, serveStripeStandIn } from '../support/page-checks';
 
 /*
  * docs/product.md#my-order, #manage-order, #shipping and #refunds: what happens to an order after
@@ -22,25 +21,7 @@ import {
  * saying why.
  */
 
-const STAND_IN = path.join(__dirname, 'fixtures', 'stripe-stand-in.js');
 const SUCCEEDS = '4242424242424242';
-
-/** Serves our Stripe.js stand-in where the browser asks for Stripe's script (offline here). */
-async function serveStripeStandIn(page: Page) {
-  await page.route('https://js.stripe.com/**', (route) =>
-    route.fulfill({ path: STAND_IN, contentType: 'text/javascript; charset=utf-8' }),
-  );
-}
-
-/** Serious and critical axe violations of the page as it is, as readable lines (dashboard-a11y.spec.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function expectAccessible(page: Page, what: string) {
   await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);

@@ -1,20 +1,12 @@
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
 import { postPaymentSucceeded } from '../support/webhook';
 import { adminSession, useStoredSession } from './storefront-helpers';
+import { serveStripeStandIn } from '../support/page-checks';
 
-const STAND_IN = path.join(__dirname, 'fixtures', 'stripe-stand-in.js');
 const SUCCEEDS = '4242424242424242';
 const DECLINED = '4000000000000002';
-
-/** Serves our Stripe.js stand-in where the browser asks for Stripe's script (offline here). */
-async function serveStripeStandIn(page: Page) {
-  await page.route('https://js.stripe.com/**', (route) =>
-    route.fulfill({ path: STAND_IN, contentType: 'text/javascript; charset=utf-8' }),
-  );
-}
 
 /** A fresh customer with one unpaid order placed through the API. */
 async function customerWithOrder(page: Page) {

@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, emulatorSignUp } from '../support/api';
 import {
@@ -10,21 +9,13 @@ import {
   hasHorizontalScroll,
   useStoredSession,
 } from './storefront-helpers';
+import { seriousViolations } from '../support/page-checks';
 
 /**
  * Volume prices from end to end, by clicks: an admin gives a part tiers through Manage Products'
  * Edit, a customer sees the lowest one on its card, the purchase page's unit price and total
  * change as the stepper crosses each tier, and the order is charged the tier's price.
  */
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 for (const width of [1280, 375]) {
   test.describe(`at ${width} px`, () => {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { Cart, Checkout, Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
@@ -10,6 +9,7 @@ import {
   hasHorizontalScroll,
   useStoredSession,
 } from './storefront-helpers';
+import { seriousViolations } from '../support/page-checks';
 
 /**
  * docs/product.md, Cart: Add to cart on the purchase page and the catalogue's cards, the top
@@ -17,16 +17,6 @@ import {
  * and Checkout on to the dashboard's payment page for the checkout, by clicks, at desktop and
  * phone widths.
  */
-
-/** Serious and critical axe violations, as readable lines (as dashboard-a11y.spec.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * Who provided each loaded copy of `pkg` in the page's share scope (as platform-federation.spec.ts
