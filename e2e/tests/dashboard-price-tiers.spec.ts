@@ -5,6 +5,7 @@ import {
   adminSession,
   adminToken,
   deletePart,
+  findInCatalogue,
   findListedRow,
   hasHorizontalScroll,
   useStoredSession,
@@ -85,10 +86,7 @@ for (const width of [1280, 375]) {
       const token = await useStoredSession(shopper, account, 'Tier Rider');
       try {
         await shopper.goto('/parts');
-        await shopper.getByRole('searchbox', { name: 'Search' }).fill(part.name);
-        const card = shopper
-          .getByTestId('part-card')
-          .filter({ has: shopper.getByRole('heading', { name: part.name, exact: true }) });
+        const card = await findInCatalogue(shopper, part.name);
         await expect(card).toContainText('$2.50 per piece');
         await expect(card).toContainText('from $2.00 at 104 pcs');
         await card.getByRole('link', { name: `Purchase ${part.name}` }).click();

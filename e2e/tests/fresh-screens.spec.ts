@@ -5,6 +5,7 @@ import {
   adminSession,
   adminToken,
   deletePart,
+  findInCatalogue,
   findListedRow,
   hasHorizontalScroll,
   useStoredSession,
@@ -42,15 +43,6 @@ async function toCatalogue(page: Page) {
   await nav(page).getByRole('link', { name: 'Home', exact: true }).click();
   await page.getByRole('link', { name: 'Browse parts' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'All parts, tools and gear' })).toBeVisible();
-}
-
-async function findInCatalogue(page: Page, name: string) {
-  await page.getByRole('searchbox', { name: 'Search' }).fill(name);
-  const card = page
-    .getByTestId('part-card')
-    .filter({ has: page.getByRole('heading', { name, exact: true }) });
-  await expect(card).toBeVisible();
-  return card;
 }
 
 /** Tab `times` times; after each press, focus must still be inside `dialog`. */

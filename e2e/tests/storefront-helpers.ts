@@ -76,3 +76,21 @@ export async function findListedRow(page: Page, selector: string): Promise<Locat
     await expect(page.getByText(/^Page \d+ of \d+$/)).not.toHaveText(pageLabel ?? '');
   }
 }
+
+/**
+ * Searches the catalogue for a part by its (unique) name and returns its card once the search's
+ * own answer is shown. A card of the same part may already be on the first page before the search
+ * runs; clicking it then races the results re-rendering under the pointer, and a press that moves
+ * between pointerdown and pointerup is no click at all.
+ */
+export async function findInCatalogue(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(name);
+  await expect(page).toHaveURL((url) => url.searchParams.get('q') === name);
+  await expect(page.getByTestId('result-count')).toHaveText('1 part');
+  await expect(page.locator('.catalogue-grid')).toHaveAttribute('aria-busy', 'false');
+  const card = page
+    .getByTestId('part-card')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
+  await expect(card).toBeVisible();
+  return card;
+}
