@@ -21,6 +21,7 @@ import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
 import { checkoutRoutes } from './orders/checkout-routes';
 import { claimLegacyOrders } from './orders/legacy';
+import { partHasOpenOrders } from './orders/lifecycle';
 import { paymentRoutes } from './payments/routes';
 import { readModelsFor, type ReadModels } from './read-models';
 import { stripePayments } from './payments/service';
@@ -72,6 +73,7 @@ export function createRoutes({
     userLookup,
     reads,
     claimOrders: (uid, email) => claimLegacyOrders(uid, email, reads.orders),
+    partHasOpenOrders,
   };
   healthRoutes(routes);
   partRoutes(routes, deps);

@@ -29,4 +29,6 @@ export interface RouteDeps {
   reads: ReadModels;
   /** A first verified sign-in's claim of the orders placed under its address before accounts. */
   claimOrders: LegacyClaim;
+  /** Whether orders still need a part (a deleted part is then archived: parts/service.ts). */
+  partHasOpenOrders: (partId: string) => Promise<boolean>;
 }

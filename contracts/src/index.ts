@@ -442,6 +442,8 @@ export const userSchema = profileFieldsSchema.extend({
   role: z.enum(ROLES),
   /** Where the last checkout was delivered (set by POST /checkout), offered at the next one. */
   address: z.string().optional(),
+  /** Present (true) while an admin has disabled the account: it cannot sign in or use its tokens. */
+  disabled: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -456,6 +458,10 @@ export const makeAdminResultSchema = z.object({ modifiedCount: z.number().int() 
 export type MakeAdminResult = z.infer<typeof makeAdminResultSchema>;
 
 export const successSchema = z.object({ success: z.literal(true) });
+
+/** DELETE /parts/:id answer: `archived` when open orders still need the part, so it was kept hidden. */
+export const deletedPartSchema = successSchema.extend({ archived: z.boolean() });
+export type DeletedPart = z.infer<typeof deletedPartSchema>;
 
 export const healthSchema = z.object({ status: z.literal('ok') });
 export type Health = z.infer<typeof healthSchema>;

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Order, Part } from '@motoparts/contracts';
 import { api, apiToken, emulatorSignUp } from '../support/api';
 import { API_URL, DEMO } from '../support/env';
+import { seriousViolations } from '../support/page-checks';
 import { postPaymentSucceeded } from '../support/webhook';
 import { adminSession, adminToken, createTestPart, deletePart, findListedRow } from './storefront-helpers';
 
@@ -106,6 +107,66 @@ test('End sessions signs a customer out on every device, only after confirming i
     `/user/${encodeURIComponent(customer.email)}`,
     await apiToken(customer.email, customer.password),
   );
+});
+
+test('Remove admin, Disable and Enable: each confirmed, each effective at once', async ({ page }) => {
+  const customer = await registeredCustomer();
+  const email = encodeURIComponent(customer.email);
+  await api('PUT', `/user/admin/${email}`, await adminToken());
+  await page.goto('/dashboard/allUser');
+  const row = await userRow(page, customer.email);
+
+  // Remove admin: asked first, then the row offers Make Admin again and the API agrees.
+  await row.getByRole('button', { name: `Remove admin: ${customer.email}` }).click();
+  const demote = page.getByRole('dialog', { name: 'Remove the admin role?' });
+  await expect(demote.getByRole('button', { name: 'Keep them admin' })).toBeFocused();
+  expect(await seriousViolations(page), 'the dialog has serious/critical axe violations').toEqual([]);
+  await demote.getByRole('button', { name: 'Yes, remove admin' }).click();
+  await expect(page.getByText(`${customer.email} is no longer an admin`)).toBeVisible();
+  await expect(row.getByRole('button', { name: `Make Admin: ${customer.email}` })).toBeEnabled();
+  expect(await api<{ admin: boolean }>('GET', `/admin/${email}`, customer.token)).toEqual({ admin: false });
+
+  // Disable: the account's token stops at once; Make Admin waits until it is enabled.
+  await row.getByRole('button', { name: `Disable: ${customer.email}` }).click();
+  const disable = page.getByRole('dialog', { name: 'Disable this account?' });
+  await expect(disable).toContainText('cannot sign in until an admin enables the account again');
+  await disable.getByRole('button', { name: 'Yes, disable' }).click();
+  await expect(page.getByText(`${customer.email} is disabled`)).toBeVisible();
+  await expect(row.getByText('Disabled', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Make Admin: ${customer.email}` })).toBeDisabled();
+  await expect(api('GET', `/user/${email}`, customer.token)).rejects.toThrow(/→ 401/);
+  await expect(apiToken(customer.email, customer.password)).rejects.toThrow();
+
+  // Enable: no dialog (nothing is lost), and a new sign-in works.
+  await row.getByRole('button', { name: `Enable: ${customer.email}` }).click();
+  await expect(page.getByText(`${customer.email} is enabled again`)).toBeVisible();
+  await expect(row.getByRole('button', { name: `Disable: ${customer.email}` })).toBeVisible();
+  await api('GET', `/user/${email}`, await apiToken(customer.email, customer.password));
+});
+
+test('deleting a product that an open order holds archives it: gone from the shop, kept for the order', async ({
+  page,
+}) => {
+  const part = await createTestPart(500, `E2E Archive Me ${Date.now()}`);
+  const customer = await registeredCustomer();
+  const order = await api<Order>('POST', '/order', customer.token, { partsId: part._id, qty: 100 });
+  try {
+    await page.goto('/dashboard/manageProduct');
+    const row = await productRow(page, part);
+    await row.getByRole('button', { name: `Delete ${part.name}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this product?' })
+      .getByRole('button', { name: 'Yes, delete' })
+      .click();
+    await expect(page.getByText(`${part.name} archived: open orders still need it`)).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await expect(api('GET', `/parts/${part._id}`)).rejects.toThrow(/404/);
+    // The order is still the customer's, and cancelling it is still possible.
+    expect((await api<Order>('GET', `/order/${order._id}`, customer.token)).partsId).toBe(part._id);
+  } finally {
+    await api('DELETE', `/order/${order._id}`, customer.token);
+    await deletePart(part._id);
+  }
 });
 
 test('delete a product only after confirming in the dialog', async ({ page }) => {

@@ -265,6 +265,26 @@ const ROWS: Row[] = [
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },
   {
+    name: 'DELETE /user/admin/:email',
+    method: 'DELETE',
+    path: async () => {
+      const email = uniqueEmail('demotable');
+      await UserModel.create({ _id: `uid-${email}`, email, role: 'admin' });
+      return `/user/admin/${email}`;
+    },
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  ...(['PUT', 'DELETE'] as const).map((method) => ({
+    name: `${method} /user/disabled/:email`,
+    method,
+    path: async () => {
+      const email = uniqueEmail('disable');
+      await UserModel.create({ _id: `uid-${email}`, email, role: 'user' });
+      return `/user/disabled/${email}`;
+    },
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  })),
+  {
     name: 'DELETE /session/:email',
     method: 'DELETE',
     path: async () => {

@@ -6,7 +6,7 @@ import type { AppState, Caller } from './context';
 
 /** Who a token's account is now, as the auth middleware needs it (users/callers.ts provides it). */
 export interface Callers {
-  load(uid: string): Promise<(Caller & { sessionEpoch: number }) | null>;
+  load(uid: string): Promise<(Caller & { sessionEpoch: number; disabled: boolean }) | null>;
 }
 
 /** What the auth middleware needs: the token secret and where accounts are read. */
@@ -30,6 +30,7 @@ export function signedIn({ env, callers }: AuthDeps): Middleware<AppState> {
       const { uid, epoch } = verifyApiToken(env, token);
       const caller = await callers.load(uid);
       if (!caller) throw AppError.unauthenticated('This account no longer exists; sign in again.');
+      if (caller.disabled) throw AppError.unauthenticated('This account is disabled.');
       if (caller.sessionEpoch !== epoch) throw AppError.unauthenticated('You signed out; sign in again.');
       ctx.state.caller = {
         uid: caller.uid,

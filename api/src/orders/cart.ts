@@ -10,7 +10,7 @@ import { Types } from 'mongoose';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import { toDollars } from '../lib/money';
-import { PartModel, type PartDoc } from '../parts/model';
+import { ON_SALE, PartModel, type PartDoc } from '../parts/model';
 import { CartModel, type CartDoc } from './model';
 
 /**
@@ -35,7 +35,8 @@ function assertCustomer(caller: Caller): void {
 /** The parts of `ids`, by id, in one `_id: {$in}` read (answered from the `_id` index). */
 export async function partsById(ids: string[]): Promise<Map<string, PartDoc>> {
   const valid = ids.filter((id) => Types.ObjectId.isValid(id));
-  const docs = valid.length > 0 ? await PartModel.find({ _id: { $in: valid } }).lean<PartDoc[]>() : [];
+  const docs =
+    valid.length > 0 ? await PartModel.find({ _id: { $in: valid }, ...ON_SALE }).lean<PartDoc[]>() : [];
   return new Map(docs.map((d) => [String(d._id), d]));
 }
 
@@ -117,7 +118,7 @@ async function updateCart(uid: string, change: (lines: StoredLine[]) => StoredLi
  */
 export async function setCartLine(caller: Caller, partId: string, qty: number): Promise<Cart> {
   assertCustomer(caller);
-  const part = await PartModel.findById(partId).lean<PartDoc>();
+  const part = await PartModel.findOne({ _id: partId, ...ON_SALE }).lean<PartDoc>();
   if (!part) throw AppError.notFound('Part');
   if (qty < part.qty) {
     throw AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [

@@ -6,7 +6,7 @@ import { mailEntry, withMail } from '../mail/outbox-model';
 import { isListed, OrderModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 import type { OrderRules } from './rules';
-import { releaseOrder } from './stock';
+import { releaseOrder, stockInFlight } from './stock';
 import { toOrder } from './wire';
 
 /*
@@ -194,4 +194,21 @@ export async function markPaid(
   ).lean<OrderDoc>();
   if (doc) await openSlots().release(doc.uid ?? doc.user, orderId);
   return doc ?? undefined;
+}
+
+/**
+ * The states in which an order may still move stock or need its part: held or paid and not yet
+ * shipped (pieces may come back), shipped (may be taken back), disputed (may be won back).
+ */
+const OPEN_STATUSES = ['pending', 'shipped', 'disputed'] as const satisfies readonly OrderDoc['status'][];
+
+/**
+ * Whether any order of this part is still open, or is being placed (its pieces taken, the order
+ * not written yet): such a part is archived, not removed. The orders are read first, so an order
+ * that finishes placing in between is found by the journal, and one that was released in between
+ * has `-id` beside its `+id` there.
+ */
+export async function partHasOpenOrders(partId: string): Promise<boolean> {
+  if (await OrderModel.exists({ partsId: partId, status: { $in: OPEN_STATUSES } })) return true;
+  return stockInFlight(partId);
 }

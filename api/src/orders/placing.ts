@@ -61,7 +61,8 @@ async function reserveAndWrite(
   const tookNow = part !== null;
   if (!part) {
     const earlier = await PartModel.findById(input.partsId).lean<PartDoc>();
-    if (!earlier?.journal?.includes(mark)) throw refusal(input, earlier);
+    // An archived part (deleted while orders pointed at it) takes no new orders.
+    if (!earlier?.journal?.includes(mark)) throw refusal(input, earlier?.archived ? null : earlier);
     part = earlier;
   }
   const userName = (input.userName?.trim() || caller.name).slice(0, 120);

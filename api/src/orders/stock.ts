@@ -1,6 +1,6 @@
 import { Types, type mongo } from 'mongoose';
 import type { Logger } from '../lib/logger';
-import { PartModel, partWrites, type PartDoc } from '../parts/model';
+import { ON_SALE, PartModel, partWrites, type PartDoc } from '../parts/model';
 import { OrderModel, OrderReleaseModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 
@@ -53,6 +53,20 @@ export const minusMark = (orderId: string, qty: number) => `-${orderId}:${qty}`;
 function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } | undefined {
   const m = /^([+-])([a-f0-9]{24}):(\d+)$/.exec(mark);
   return m ? { sign: m[1] as '+' | '-', id: String(m[2]), qty: Number(m[3]) } : undefined;
+}
+
+/**
+ * Whether the part's journal shows pieces taken and not given back (`+id` without its `-id`): an
+ * order being placed, or one whose journal entry is not pulled yet.
+ */
+export async function stockInFlight(partId: string): Promise<boolean> {
+  const part = await PartModel.findById(partId, { journal: 1 }).lean<PartDoc>();
+  const marks = new Set(part?.journal ?? []);
+  for (const mark of marks) {
+    const parsed = parseMark(mark);
+    if (parsed?.sign === '+' && !marks.has(minusMark(parsed.id, parsed.qty))) return true;
+  }
+  return false;
 }
 
 // ---- journal clean-up: markers whose order has recorded the step, pulled in one update per part ----
@@ -139,6 +153,7 @@ export async function takeStock(order: Reservation): Promise<PartDoc | null> {
       availableQty: { $gte: order.qty },
       qty: { $lte: order.qty },
       journal: { $ne: mark },
+      ...ON_SALE,
     },
     { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
     // No projection: FerretDB's findAndModify does not implement `fields`.
@@ -169,6 +184,7 @@ export async function takeStocks(orders: Reservation[]): Promise<Set<string>> {
               availableQty: { $gte: order.qty },
               qty: { $lte: order.qty },
               journal: { $ne: mark },
+              ...ON_SALE,
             },
             update: { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
           },

@@ -5,7 +5,7 @@ import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import { catalogCacheTtlMs, type Env } from '../lib/env';
 import { keptPageOf } from '../lib/paging';
 import type { WriteScope } from '../lib/write-feed';
-import { PartModel, partWrites, type PartDoc } from './model';
+import { ON_SALE, PartModel, partWrites, type PartDoc } from './model';
 import {
   comparatorOf,
   getPart,
@@ -314,7 +314,7 @@ export class PartCatalogue extends CatalogCache {
     const since = this.generation;
     const loadedAt = this.opts.now();
     const done = (async () => {
-      const docs = await PartModel.find({})
+      const docs = await PartModel.find(ON_SALE)
         .limit(MAX_PARTS + 1)
         .lean<PartDoc[]>();
       if (this.clearedAt > since) return; // a create/delete landed meanwhile: callers load again
@@ -348,8 +348,8 @@ export class PartCatalogue extends CatalogCache {
     for (const [i, id] of ids.entries()) {
       const doc = docs[i];
       const old = snap.byId.get(id);
-      if (!doc || !old || doc.name !== old.part.name || doc.priceCents !== old.priceCents) {
-        // Appeared, vanished or moved in a sort order behind the hooks' back: start over.
+      if (!doc || !old || doc.archived || doc.name !== old.part.name || doc.priceCents !== old.priceCents) {
+        // Appeared, vanished (archived too) or moved in a sort order behind the hooks' back: start over.
         this.invalidate('all');
         return;
       }

@@ -7,6 +7,9 @@ import { outboxFields, outboxHooks, outboxIndex } from '../mail/outbox-model';
 export const STOCK_LEVELS = ['soldOut', 'low'] as const;
 export type StockLevel = (typeof STOCK_LEVELS)[number];
 
+/** The filter of parts on sale: every read of the catalogue and every new hold of stock adds it. */
+export const ON_SALE = { archived: { $ne: true } } as const;
+
 /** A volume price: from `fromQty` pieces a line, `priceCents` a piece (contracts/src/pricing.ts). */
 const priceTierSchema = new Schema(
   {
@@ -51,6 +54,12 @@ const partSchema = new Schema(
      * above both. Admins are mailed when it moves down, once per crossing.
      */
     stockAlert: { type: String, enum: STOCK_LEVELS },
+    /**
+     * Set when an admin deletes a part that open orders still point at (parts/service.ts
+     * `deletePart`): hidden from the catalogue, carts and new orders, kept so those orders can
+     * still give their pieces back to it.
+     */
+    archived: { type: Boolean },
     ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },

@@ -4,7 +4,6 @@ import {
   partInputSchema,
   partListQuerySchema,
   stockChangeSchema,
-  successSchema,
 } from '@motoparts/contracts';
 import { z } from 'zod';
 import type { RouteDeps } from '../route-deps';
@@ -15,7 +14,7 @@ import { listingCounter, listingLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
 import { pageHeaders } from '../lib/paging';
 import * as parts from './service';
-import { createdPartSchema, partIdParams, PartSchema } from './validators';
+import { createdPartSchema, deletedPartSchema, partIdParams, PartSchema } from './validators';
 
 export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
   const { env, limits, catalogue } = deps;
@@ -130,14 +129,16 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     {
       operationId: 'deletePart',
       summary: 'Remove a part',
-      ok: { description: 'Removed.', body: successSchema },
+      description:
+        'A part that open orders still need (unpaid holds, paid orders not yet delivered, disputes) is archived instead: hidden from the catalogue, carts and new orders, kept for those orders (`archived: true`).',
+      ok: { description: 'Removed, or archived.', body: deletedPartSchema },
       errors: [404],
     },
     admin,
     validate({ params: partIdParams }),
     async (ctx) => {
-      await parts.deletePart(ctx.state.input.params.id);
-      ctx.body = { success: true };
+      const { archived } = await parts.deletePart(ctx.state.input.params.id, deps.partHasOpenOrders);
+      ctx.body = { success: true, archived };
     },
   );
 

@@ -13,7 +13,7 @@ import {
 } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
 import { toCents, toDollars } from '../lib/money';
-import { PartModel, type PartDoc } from './model';
+import { ON_SALE, PartModel, type PartDoc } from './model';
 
 export function toPart(doc: PartDoc): Part {
   return {
@@ -147,7 +147,7 @@ export function listFilter(query: PartListQuery): Record<string, unknown> {
       category: query.category === DEFAULT_PART_CATEGORY ? { $in: [query.category, null] } : query.category,
     });
   }
-  return and.length === 0 ? {} : and.length === 1 ? (and[0] ?? {}) : { $and: and };
+  return and.length === 0 ? { ...ON_SALE } : { $and: [ON_SALE, ...and] };
 }
 
 /**
@@ -190,7 +190,7 @@ export async function listParts(query: PartListQuery): Promise<{ items: Part[]; 
 }
 
 export async function getPart(id: string): Promise<Part> {
-  const doc = await PartModel.findById(id).lean<PartDoc>();
+  const doc = await PartModel.findOne({ _id: id, ...ON_SALE }).lean<PartDoc>();
   if (!doc) throw AppError.notFound('Part');
   return toPart(doc);
 }
@@ -274,9 +274,26 @@ export async function editPart(id: string, edit: PartEdit): Promise<Part> {
   throw tiersConflict(current, 'Send priceTiers with this change to replace them.');
 }
 
-export async function deletePart(id: string): Promise<void> {
-  const res = await PartModel.deleteOne({ _id: id });
-  if (res.deletedCount === 0) throw AppError.notFound('Part');
+/**
+ * DELETE /parts/:id. A part that open orders still need (`hasOpenOrders`: holds, paid orders on
+ * their way, disputes, an order being placed) is archived rather than removed: gone from the
+ * catalogue, carts and new orders, kept so those orders can still give pieces back to it. Any
+ * other part is removed. It is archived first in either case, so no order can take its stock
+ * between the check and the removal.
+ */
+export async function deletePart(
+  id: string,
+  hasOpenOrders: (partId: string) => Promise<boolean>,
+): Promise<{ archived: boolean }> {
+  const doc = await PartModel.findOneAndUpdate(
+    { _id: id },
+    { $set: { archived: true } },
+    { new: true },
+  ).lean<PartDoc>();
+  if (!doc) throw AppError.notFound('Part');
+  if (await hasOpenOrders(id)) return { archived: true };
+  await PartModel.deleteOne({ _id: id, archived: true });
+  return { archived: false };
 }
 
 /** Adds stock with one atomic $inc: concurrent restocks never overwrite each other. */

@@ -3,7 +3,7 @@ import { render } from '../mail/layout';
 import type { MailSource } from '../mail/outbox';
 import { mailEntry, withMail, type WithOutbox } from '../mail/outbox-model';
 import { UserModel } from '../users/model';
-import { PartModel, partWrites, type PartDoc, type StockLevel } from './model';
+import { ON_SALE, PartModel, partWrites, type PartDoc, type StockLevel } from './model';
 
 /*
  * Admins hear when a part's stock falls below what it should hold: sold out (less than one
@@ -27,7 +27,11 @@ export function stockLevel(part: Pick<PartDoc, 'availableQty' | 'qty'>, factor: 
 
 /** Compares one part's stock with its last alert, and records (and mails) a move. */
 export async function checkStock(id: string, factor: number): Promise<void> {
-  const part = await PartModel.findById(id, { availableQty: 1, qty: 1, stockAlert: 1 }).lean<PartDoc>();
+  // An archived part is restocked by nobody: its level no longer concerns the admins.
+  const part = await PartModel.findOne(
+    { _id: id, ...ON_SALE },
+    { availableQty: 1, qty: 1, stockAlert: 1 },
+  ).lean<PartDoc>();
   if (!part) return;
   const level = stockLevel(part, factor);
   const told = part.stockAlert ?? 'ok';
@@ -79,7 +83,7 @@ export function watchStock(factor: number, log: Logger): { ready: Promise<void>;
     timer ??= setTimeout(() => void flush(), 200);
   });
   const ready = (async () => {
-    const parts = await PartModel.find({}, { availableQty: 1, qty: 1, stockAlert: 1 }).lean<PartDoc[]>();
+    const parts = await PartModel.find(ON_SALE, { availableQty: 1, qty: 1, stockAlert: 1 }).lean<PartDoc[]>();
     for (const part of parts) {
       if (stockLevel(part, factor) !== (part.stockAlert ?? 'ok')) await checkStock(String(part._id), factor);
     }

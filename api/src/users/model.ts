@@ -30,6 +30,11 @@ const userSchema = new Schema(
      * and the token exchange refuses a Firebase ID token issued in or before it (users/service.ts).
      */
     sessionEpoch: { type: Number, default: 0 },
+    /**
+     * Set by an admin (users/service.ts `setDisabled`), with Firebase's own `disabled`: the
+     * account's API tokens stop at their next request and it cannot sign in until enabled again.
+     */
+    disabled: { type: Boolean },
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );

@@ -147,6 +147,48 @@ export function userRoutes(routes: ApiRoutes, deps: RouteDeps): void {
   );
 
   section.delete(
+    '/user/admin/:email',
+    {
+      operationId: 'removeAdmin',
+      summary: "Take an account's admin role",
+      description:
+        'Never your own (409) and never the last admin’s (409); an address in ADMIN_EMAILS is refused (409), as its next sign-in would give the role back.',
+      ok: { description: 'How many records changed (0: not an admin).', body: makeAdminResultSchema },
+      errors: [404, 409],
+    },
+    admin,
+    validate({ params: emailParams }),
+    async (ctx) => {
+      const { email } = ctx.state.input.params;
+      ctx.body = await users.removeAdmin(env, userLookup, callerOf(ctx.state), email);
+    },
+  );
+
+  for (const [method, disabled] of [
+    ['put', true],
+    ['delete', false],
+  ] as const) {
+    section[method](
+      '/user/disabled/:email',
+      {
+        operationId: disabled ? 'disableUser' : 'enableUser',
+        summary: disabled ? 'Disable an account' : 'Enable a disabled account',
+        description: disabled
+          ? 'Its API tokens stop at their next request, its sessions end and Firebase disables it, so it cannot sign in. Never your own account, never an admin’s (409: remove the role first).'
+          : 'Firebase enables it again; it signs in anew (its old sessions stay ended).',
+        ok: { description: 'The account as it is now.', body: UserSchema },
+        errors: [404, 409],
+      },
+      admin,
+      validate({ params: emailParams }),
+      async (ctx) => {
+        const { email } = ctx.state.input.params;
+        ctx.body = await users.setDisabled(env, userLookup, callerOf(ctx.state), email, disabled);
+      },
+    );
+  }
+
+  section.delete(
     '/session/:email',
     {
       operationId: 'endSessions',

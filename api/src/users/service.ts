@@ -21,11 +21,14 @@ export function toUser(doc: StoredUser): User {
     phone: doc.phone ?? '',
     linkedin: doc.linkedin ?? '',
     address: doc.address ?? '',
+    ...(doc.disabled ? { disabled: true } : {}),
   };
 }
 
 /** The signed-in account behind an API token, or null when it no longer exists. */
-export async function loadCaller(uid: string): Promise<(Caller & { sessionEpoch: number }) | null> {
+export async function loadCaller(
+  uid: string,
+): Promise<(Caller & { sessionEpoch: number; disabled: boolean }) | null> {
   const doc = await UserModel.findById(uid).lean<StoredUser>();
   if (!doc?.email) return null;
   return {
@@ -34,6 +37,7 @@ export async function loadCaller(uid: string): Promise<(Caller & { sessionEpoch:
     name: doc.name ?? '',
     admin: doc.role === 'admin',
     verified: doc.emailVerified === true,
+    disabled: doc.disabled === true,
     sessionEpoch: doc.sessionEpoch ?? 0,
   };
 }
@@ -310,15 +314,116 @@ export async function listUsers(
   return { items: docs.map(toUser), total };
 }
 
-/** Makes the account holding this email an admin (one update by `_id`). */
+/**
+ * Makes the account holding this email an admin (one update by `_id`). A disabled account is
+ * enabled first: the update's filter refuses it, so no account is ever both (setDisabled's filter
+ * refuses admins the same way, whichever of two concurrent requests comes first).
+ */
 export async function makeAdmin(lookup: UserLookup, email: string): Promise<{ modifiedCount: number }> {
   const doc = await lookup.byEmail(email);
   if (!doc) throw AppError.notFound('User');
   const res = await UserModel.collection.updateOne(
-    { _id: doc._id as never, role: { $ne: 'admin' } },
+    { _id: doc._id as never, role: { $ne: 'admin' }, disabled: { $ne: true } },
     { $set: { role: 'admin' } },
   );
   // Through the driver (an older record's `_id` is an ObjectId, which the model would cast).
   if (res.modifiedCount > 0) userWrites.announce({ ids: [String(doc._id)] });
+  else if (res.matchedCount === 0 && doc.role !== 'admin') {
+    throw AppError.conflict('This account is disabled: enable it before making it an admin.');
+  }
   return { modifiedCount: res.modifiedCount };
+}
+
+/** Admins among current, enabled accounts. */
+const countAdmins = () =>
+  UserModel.countDocuments({ role: 'admin', email: { $exists: true }, disabled: { $ne: true } });
+
+/**
+ * Takes the admin role from the account holding this email, never from the caller and never from
+ * the last admin. The caller being another admin already means the target is not the last; the
+ * count after the write covers two admins demoting each other at once (each write is one
+ * conditional update by `_id`, and no transaction spans the count): whoever finds no admin left
+ * gives the role back and answers 409, so at least one always keeps it. An address in
+ * ADMIN_EMAILS is refused: its next sign-in would make it an admin again.
+ */
+export async function removeAdmin(
+  env: Env,
+  lookup: UserLookup,
+  caller: Caller,
+  email: string,
+): Promise<{ modifiedCount: number }> {
+  if (email === caller.email) throw AppError.conflict('You cannot remove your own admin role.');
+  const doc = await lookup.byEmail(email);
+  if (!doc) throw AppError.notFound('User');
+  if (doc.role === 'admin' && env.ADMIN_EMAILS.includes(email)) {
+    throw AppError.conflict(
+      'This address is in ADMIN_EMAILS, which makes it an admin again at its next sign-in: take it out of ADMIN_EMAILS first.',
+    );
+  }
+  const id = doc._id as never;
+  const res = await UserModel.collection.updateOne({ _id: id, role: 'admin' }, { $set: { role: 'user' } });
+  if (res.modifiedCount === 0) return { modifiedCount: 0 };
+  userWrites.announce({ ids: [String(doc._id)] });
+  if ((await countAdmins()) === 0) {
+    await UserModel.collection.updateOne({ _id: id }, { $set: { role: 'admin' } });
+    userWrites.announce({ ids: [String(doc._id)] });
+    throw AppError.conflict('The last admin cannot lose the admin role.');
+  }
+  return { modifiedCount: res.modifiedCount };
+}
+
+/**
+ * Disables (or enables again) the account holding this email. Disabling writes our record first,
+ * so its API tokens stop at their next request whatever happens after; then every session ends
+ * (the sign-out of DELETE /session) and Firebase disables the account and revokes its refresh
+ * tokens, so it cannot sign in either. Enabling asks Firebase first, then clears our flag. Both
+ * repeat harmlessly, so a failure half-way is answered 503 and retried. Never the caller, and
+ * never an admin (the role is removed first, which keeps the last admin rule in one place).
+ */
+export async function setDisabled(
+  env: Env,
+  lookup: UserLookup,
+  caller: Caller,
+  email: string,
+  disabled: boolean,
+): Promise<User> {
+  if (email === caller.email) throw AppError.conflict('You cannot disable your own account.');
+  const doc = await lookup.byEmail(email);
+  if (!doc) throw AppError.notFound('User');
+  if (typeof doc._id !== 'string') {
+    throw new AppError(
+      'NOT_FOUND',
+      'No account has signed in with this address yet, so it cannot be disabled.',
+    );
+  }
+  const uid = doc._id;
+  const provider = async (step: () => Promise<unknown>) => {
+    try {
+      await step();
+    } catch (err) {
+      // Gone from Firebase: nothing there can sign in, so our record is all that matters.
+      if ((err as { code?: string }).code === 'auth/user-not-found') return;
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The auth provider could not be reached to change this account; try again.',
+      );
+    }
+  };
+  if (disabled) {
+    const res = await UserModel.updateOne({ _id: uid, role: { $ne: 'admin' } }, { $set: { disabled: true } });
+    if (res.matchedCount === 0) {
+      throw AppError.conflict('This account is an admin: remove the admin role before disabling it.');
+    }
+    const epoch = await recordSignOut(uid, Date.now);
+    await provider(() => firebaseAuth(env).updateUser(uid, { disabled: true }));
+    await provider(() => firebaseAuth(env).revokeRefreshTokens(uid));
+    // As a sign-out does: a sign-in after enabling is never refused for sharing its second.
+    if (epoch !== null) await pastSecond(epoch, Date.now);
+  } else {
+    await provider(() => firebaseAuth(env).updateUser(uid, { disabled: false }));
+    await UserModel.updateOne({ _id: uid }, { $unset: { disabled: 1 } });
+  }
+  const current = await UserModel.findById(uid).lean<StoredUser>();
+  if (!current) throw AppError.notFound('User');
+  return toUser(current);
 }

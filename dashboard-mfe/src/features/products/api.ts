@@ -1,4 +1,4 @@
-import type { Part, PartEdit, PartInput } from '@motoparts/contracts';
+import type { DeletedPart, Part, PartEdit, PartInput } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, stockTags } from '@motoparts/state';
 
 /**
@@ -16,7 +16,8 @@ export const productsApi = baseApi.injectEndpoints({
       // Name, price and tiers show in the part's page and in every list of parts.
       invalidatesTags: (_res, _err, { id }) => stockTags(id),
     }),
-    deletePart: build.mutation<{ success: true }, string>({
+    /** Removes the part, or archives it while open orders still need it (`archived`). */
+    deletePart: build.mutation<DeletedPart, string>({
       query: (id) => ({ url: `/parts/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_res, _err, id) => stockTags(id),
     }),

@@ -24,6 +24,19 @@ export const usersApi = baseApi.injectEndpoints({
       // Promoting someone who already is an admin changes nothing, so nothing is refetched.
       invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [LIST_TAGS.users] : []),
     }),
+    /** Takes the admin role (never one's own, never the last admin's: the API answers 409). */
+    removeAdmin: build.mutation<MakeAdminResult, string>({
+      query: (email) => ({ url: `/user/admin/${encodeURIComponent(email)}`, method: 'DELETE' }),
+      invalidatesTags: (res) => (res && res.modifiedCount > 0 ? [LIST_TAGS.users] : []),
+    }),
+    /** Disables the account (its tokens stop, it cannot sign in), or enables it again. */
+    setDisabled: build.mutation<User, { email: string; disabled: boolean }>({
+      query: ({ email, disabled }) => ({
+        url: `/user/disabled/${encodeURIComponent(email)}`,
+        method: disabled ? 'PUT' : 'DELETE',
+      }),
+      invalidatesTags: [LIST_TAGS.users],
+    }),
     /** Signs the account out on every device; the answer comes once a new sign-in is accepted. */
     endSessions: build.mutation<Success, string>({
       query: (email) => ({ url: `/session/${encodeURIComponent(email)}`, method: 'DELETE' }),
@@ -33,6 +46,12 @@ export const usersApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useUpdateProfileMutation, useGetUsersQuery, useMakeAdminMutation, useEndSessionsMutation } =
-  usersApi;
+export const {
+  useUpdateProfileMutation,
+  useGetUsersQuery,
+  useMakeAdminMutation,
+  useRemoveAdminMutation,
+  useSetDisabledMutation,
+  useEndSessionsMutation,
+} = usersApi;
 export { useGetProfileQuery } from '@motoparts/state';

@@ -21,8 +21,12 @@ export default function ManageProducts() {
   async function confirmDelete() {
     if (!toDelete) return;
     try {
-      await deletePart(toDelete._id).unwrap();
-      toast.success(`${toDelete.name} deleted`);
+      const { archived } = await deletePart(toDelete._id).unwrap();
+      toast.success(
+        archived
+          ? `${toDelete.name} archived: open orders still need it, so it is kept for them and hidden from the shop`
+          : `${toDelete.name} deleted`,
+      );
       // Deleting the last row of the last page would leave an empty page behind.
       if (parts.currentData?.parts.length === 1 && page > 1) setPage(page - 1);
     } catch (err) {
