@@ -2,7 +2,7 @@
 // jest/global-setup.mjs starts one Mailpit per run (or takes `npm test`'s) and exports SMTP_URL, where
 // the API sends, and MAILPIT_URL, where these read. Every test file of the run shares it, so a test
 // reads the messages sent to its own addresses (uniqueEmail) rather than counting all of them.
-// e2e/support/mailpit.ts is the same for the e2e suite.
+// The e2e suite reads its stack's Mailpit through this module too (e2e/support/mailpit.ts).
 
 export interface MailAddress {
   Name: string;

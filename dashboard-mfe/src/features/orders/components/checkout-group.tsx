@@ -2,16 +2,15 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'react-toastify';
 import { MESSAGES, type Cart } from '@motoparts/contracts';
-import { baseApi, errorMessage, formatCount, formatPrice, partTag, useAppDispatch } from '@motoparts/state';
+import { baseApi, errorMessage, formatPrice, partTag, useAppDispatch } from '@motoparts/state';
 import { useCancelCheckoutMutation, useOrderCheckoutAgainMutation } from '@motoparts/state/cart';
+import { CheckoutLines } from '../../../components/checkout-lines';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { checkoutDate, linesLabel, type CheckoutGroup } from '../checkout-groups';
 import { CancelAndRefund } from './cancel-and-refund';
 import { OrderHistory } from './order-history';
 import { PaidStatus, RefundBadge } from './paid-status';
 import { ShipmentStatus } from './shipment-status';
-
-const COLUMNS = ['Part', 'Quantity', 'Price', 'Status', 'History'] as const;
 
 /**
  * Order again's toast: how many of the checkout's lines the cart took back (the API leaves out a
@@ -77,38 +76,21 @@ export function CheckoutGroupCard({ group }: { group: CheckoutGroup }) {
   return (
     <section className="card dash-checkout" aria-labelledby={headingId} data-checkout-id={group.checkoutId}>
       <h2 id={headingId}>{title}</h2>
-      <table className="table" aria-labelledby={headingId}>
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {group.orders.map((order) => (
-            <tr key={order._id} data-order-id={order._id}>
-              <th scope="row" data-label={COLUMNS[0]}>
-                {order.Parts}
-              </th>
-              <td data-label={COLUMNS[1]}>{formatCount(order.qty)}</td>
-              <td data-label={COLUMNS[2]}>{formatPrice(order.price)}</td>
-              <td data-label={COLUMNS[3]}>
-                <div className="dash-line-status">
-                  <ShipmentStatus order={order} />
-                  <RefundBadge order={order} />
-                  <CancelAndRefund order={order} />
-                </div>
-              </td>
-              <td data-label={COLUMNS[4]}>
-                <OrderHistory order={order} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CheckoutLines
+        orders={group.orders}
+        labelledBy={headingId}
+        extra={{
+          columns: ['Status', 'History'],
+          cells: (order) => [
+            <div key="status" className="dash-line-status">
+              <ShipmentStatus order={order} />
+              <RefundBadge order={order} />
+              <CancelAndRefund order={order} />
+            </div>,
+            <OrderHistory key="history" order={order} />,
+          ],
+        }}
+      />
       <div className="dash-checkout-foot">
         {group.state === 'paid' ? (
           <PaidStatus transactionId={group.transactionId} />

@@ -1,18 +1,17 @@
 import { useEffect, useReducer, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { Checkout } from '@motoparts/contracts';
-import { formatCount, formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
+import { formatPrice, selectSessionUser, useAppSelector } from '@motoparts/state';
 import {
   useClaimCheckoutPaymentMutation,
   useCreateCheckoutIntentMutation,
   useGetCheckoutQuery,
 } from '@motoparts/state/cart';
+import { CheckoutLines } from '../../../components/checkout-lines';
 import { LoadError, Loading } from '../../../components/status';
 import { CardPayment } from '../components/card-payment';
 import { AlreadyPaid, PaymentResult } from '../components/payment-result';
 import { cardPaymentReducer, initialCardPayment, orderPaymentPhase, pollIntervalFor } from '../payment-state';
-
-const LINE_COLUMNS = ['Part', 'Quantity', 'Price'] as const;
 
 /** Why a checkout that is neither placed nor paid cannot be paid any more. */
 const CLOSED: Partial<Record<Checkout['status'], string>> = {
@@ -31,28 +30,11 @@ function CheckoutSummary({ checkout }: { checkout: Checkout }) {
   return (
     <section className="card dash-summary" aria-labelledby="checkout-summary-title">
       <h2 id="checkout-summary-title">Checkout summary</h2>
-      <table className="table dash-lines" aria-labelledby="checkout-summary-title">
-        <thead>
-          <tr>
-            {LINE_COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {checkout.orders.map((order) => (
-            <tr key={order._id} data-order-id={order._id}>
-              <th scope="row" data-label={LINE_COLUMNS[0]}>
-                {order.Parts}
-              </th>
-              <td data-label={LINE_COLUMNS[1]}>{formatCount(order.qty)}</td>
-              <td data-label={LINE_COLUMNS[2]}>{formatPrice(order.price)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CheckoutLines
+        orders={checkout.orders}
+        labelledBy="checkout-summary-title"
+        className="table dash-lines"
+      />
       <dl>
         <dt>Total</dt>
         <dd className="dash-total" data-testid="checkout-total">

@@ -10,7 +10,8 @@ import {
   useGetPartQuery,
 } from '@motoparts/state';
 import { cartApi, useRemoveCartLineMutation } from '@motoparts/state/cart';
-import { decrease, increase, type StepResult, type StepperBounds } from '../../../lib/stepper';
+import { QuantityStepper } from '../../../components/quantity-stepper';
+import type { StepResult, StepperBounds } from '../../../lib/stepper';
 import { useLineQuantity } from '../line-quantity';
 import { nextTier, tierHint, tiersOf } from '../tiers';
 
@@ -123,20 +124,13 @@ export function CartLineItem({ line, onBusy }: { line: CartLine; onBusy: (busy: 
           </p>
         ) : (
           <>
-            <div className="stepper" role="group" aria-label={`Quantity of ${line.name}`}>
-              <button type="button" className="btn btn-outline" onClick={() => step(decrease(qty, bounds))}>
-                Decrease
-              </button>
-              <output aria-live="polite" aria-label="Quantity" data-testid="quantity">
-                {qty}
-              </output>
-              <button type="button" className="btn btn-outline" onClick={() => step(increase(qty, bounds))}>
-                Increase
-              </button>
-            </div>
-            <p className="field-error stepper-message" role="alert" data-testid="stepper-message">
-              {error ?? stepMessage}
-            </p>
+            <QuantityStepper
+              qty={qty}
+              bounds={bounds}
+              message={error ?? stepMessage}
+              onStep={step}
+              label={`Quantity of ${line.name}`}
+            />
             <TierHint line={line} qty={qty} onPick={(n) => step({ qty: n, message: null })} />
           </>
         )}

@@ -13,7 +13,8 @@ import {
 } from '@motoparts/state';
 import { AddToCartButton } from '../../../components/add-to-cart';
 import { usePlaceOrderMutation } from '../api';
-import { canOrder, decrease, increase, initialQty, type StepperBounds } from '../../../lib/stepper';
+import { QuantityStepper } from '../../../components/quantity-stepper';
+import { canOrder, initialQty, type StepperBounds } from '../../../lib/stepper';
 import { OrderAccepted } from './order-accepted';
 import { isUnverifiedCap, ResendVerification } from '../../../components/resend-verification';
 
@@ -103,20 +104,13 @@ export function PurchaseForm({ part }: { part: Part }) {
         <span id="qty-label">
           <strong>Quantity</strong> (minimum {formatCount(bounds.min)}, in stock {formatCount(bounds.stock)})
         </span>
-        <div className="stepper" role="group" aria-labelledby="qty-label">
-          <button type="button" className="btn btn-outline" onClick={() => step(decrease(qty, bounds))}>
-            Decrease
-          </button>
-          <output aria-live="polite" aria-label="Quantity" data-testid="quantity">
-            {qty}
-          </output>
-          <button type="button" className="btn btn-outline" onClick={() => step(increase(qty, bounds))}>
-            Increase
-          </button>
-        </div>
-        <p className="field-error stepper-message" role="alert" data-testid="stepper-message">
-          {stepMessage}
-        </p>
+        <QuantityStepper
+          qty={qty}
+          bounds={bounds}
+          message={stepMessage}
+          onStep={step}
+          labelledBy="qty-label"
+        />
       </div>
 
       <p className="order-total">
