@@ -162,21 +162,39 @@ test.describe('links the visitor is about to follow', () => {
     await riderSession(page);
     await page.goto('/');
     const { link, id, isPart } = await firstPurchaseLink(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    const partAsked = page.waitForRequest((request) => isPart(request.url()));
+    // What the page fetched, as the page itself records it (resource timing: each request with the
+    // moment it started), not from the test's stream of request events, which may reach the test
+    // after a later step has already run.
+    const fetched = () =>
+      page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => ({ url: e.name, startTime: e.startTime })),
+      );
+    const isScript = (url: string) => new URL(url).pathname.endsWith('.js');
+    const scriptsBefore = (await fetched()).filter((e) => isScript(e.url)).length;
     await link.hover();
-    await partAsked;
-    // And the purchase page's own code: everything the page needs is there before the click.
-    await page.waitForLoadState('networkidle');
-    const beforeClick = requests.length;
+    // The part and the purchase page's own code: everything the page needs is here before the
+    // click, and nothing more is on its way (two looks in a row find the same requests).
+    let seen = -1;
+    await expect
+      .poll(async () => {
+        const all = await fetched();
+        const settled = all.length === seen;
+        seen = all.length;
+        return (
+          settled &&
+          all.some((e) => isPart(e.url)) &&
+          all.filter((e) => isScript(e.url)).length > scriptsBefore
+        );
+      })
+      .toBe(true);
+    const clickedAt = await page.evaluate(() => performance.now());
     await link.click();
     const { name } = await api<Part>('GET', `/parts/${id}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Order now' })).toBeVisible();
-    const afterClick = requests.slice(beforeClick);
+    const afterClick = (await fetched()).filter((e) => e.startTime >= clickedAt).map((e) => e.url);
     expect(afterClick.filter(isPart)).toEqual([]);
-    expect(afterClick.filter((url) => new URL(url).pathname.endsWith('.js'))).toEqual([]);
+    expect(afterClick.filter(isScript)).toEqual([]);
   });
 
   test('a pointer passing over a link without resting on it asks for nothing', async ({ page }) => {
