@@ -9,7 +9,8 @@ export const SALES_WINDOWS = [30, 90] as const;
 /** How many parts `topParts` lists, and how many `lowStock` lists at most (worst first). */
 export const TOP_PARTS = 10;
 export const MAX_LOW_STOCK = 50;
-/** Unpaid orders listed under each part of `held` (its `pieces` counts them all). */
+/** Parts listed in `held` (most pieces first), and unpaid orders listed under each (its `pieces` counts them all). */
+export const MAX_HELD_PARTS = 50;
 export const MAX_HELD_ORDERS = 20;
 
 const DAYS_MESSAGE = `days must be a whole number from 1 to ${MAX_SALES_DAYS}`;
@@ -66,7 +67,7 @@ export const salesSchema = z.object({
   ),
   /** How many parts are sold out or running low (lowStock lists the worst of them). */
   lowStockCount: z.number().int(),
-  /** Pieces held by unpaid orders, per part, most first, with those orders (oldest first). */
+  /** Pieces held by unpaid orders, per part, most first (the first 50), with those orders (oldest first). */
   held: z.array(
     z.object({
       partId: z.string(),
@@ -85,5 +86,7 @@ export const salesSchema = z.object({
       ),
     }),
   ),
+  /** How many parts unpaid orders hold pieces of (held lists the first of them). */
+  heldCount: z.number().int(),
 });
 export type Sales = z.infer<typeof salesSchema>;

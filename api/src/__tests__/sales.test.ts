@@ -234,6 +234,7 @@ describe('GET /sales', () => {
     ).toEqual(
       Object.fromEntries([...unpaidByPart].map(([id, e]) => [id, { pieces: e.pieces, ids: e.ids.sort() }])),
     );
+    expect(res.body.heldCount).toBe(unpaidByPart.size);
     const hose = got(res.body.held.find((h) => h.partId === part));
     expect(hose).toMatchObject({ name: 'Sales held hose', pieces: 600, orderCount: 3 });
     // Every piece is on sale, held by an unpaid order or sold: the stock invariant, part by part.

@@ -41,11 +41,25 @@ const DAY_MS = 86_400_000;
 /** `YYYY-MM-DD` of a UTC midnight standing for a calendar date. */
 const dateOf = (utcMidnight: number) => new Date(utcMidnight).toISOString().slice(0, 10);
 
+/** Days already worked out, by zone and date: a window's hundreds of Intl calls, made once a day. */
+const starts = new Map<string, number>();
+
 /**
  * The first instant of a calendar date (given as its UTC midnight) in the zone: its local
  * midnight, or where a clock change skips midnight, the first local time that date has.
  */
 function startOf(utcMidnight: number, timeZone: string): number {
+  const key = `${timeZone}|${utcMidnight}`;
+  let at = starts.get(key);
+  if (at === undefined) {
+    if (starts.size >= 4096) starts.clear();
+    at = firstInstant(utcMidnight, timeZone);
+    starts.set(key, at);
+  }
+  return at;
+}
+
+function firstInstant(utcMidnight: number, timeZone: string): number {
   let at = utcMidnight - offsetAt(utcMidnight, timeZone);
   // The offset there may differ from the one at the guess (a change near midnight): once more.
   at = utcMidnight - offsetAt(at, timeZone);

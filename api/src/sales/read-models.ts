@@ -10,21 +10,34 @@ import { FACT_FIELDS, factOf, NOT_HOLDING, type FactDoc, type OrderFact } from '
  * facts (sales.test.ts runs with each); sales/service.ts groups them, in one place.
  */
 export interface SalesReads {
-  /** Paid orders whose payment time (orders/facts.ts `paidAt`) is in [from, to). */
-  paidBetween(from: number, to: number): Promise<OrderFact[]>;
-  /** Listed orders placed in [from, to). */
-  placedBetween(from: number, to: number): Promise<OrderFact[]>;
-  /** Unpaid orders holding pieces now. */
-  holding(): Promise<OrderFact[]>;
+  /** What a window [from, to) of the Overview is made of. */
+  window(from: number, to: number): Promise<WindowFacts>;
   /** Reads what it keeps, before the server reports ready. */
   warm(): Promise<void>;
+}
+
+export interface WindowFacts {
+  /** Paid orders whose payment time (sales/facts.ts `paidAt`) is in the window. */
+  paid: OrderFact[];
+  /** Listed orders placed in the window. */
+  placed: OrderFact[];
+  /** Unpaid orders holding pieces now. */
+  holding: OrderFact[];
 }
 
 const factsOf = (docs: FactDoc[]) => docs.map(factOf).filter((f): f is OrderFact => f !== undefined);
 
 /** The Overview's reads as range queries (index `{paidAt: 1, createdAt: 1}`, api/INDEXES.md). */
 export class DatabaseSalesReads implements SalesReads {
-  async paidBetween(from: number, to: number): Promise<OrderFact[]> {
+  async window(from: number, to: number): Promise<WindowFacts> {
+    return {
+      paid: await this.paidBetween(from, to),
+      placed: await this.placedBetween(from, to),
+      holding: await this.holding(),
+    };
+  }
+
+  private async paidBetween(from: number, to: number): Promise<OrderFact[]> {
     const range = { $gte: new Date(from), $lt: new Date(to) };
     // Orders paid before the payment time was recorded count by their placing time: both
     // branches are ranges of the one index (`paidAt: null` matches a missing field).
@@ -35,7 +48,7 @@ export class DatabaseSalesReads implements SalesReads {
     return factsOf(docs);
   }
 
-  async placedBetween(from: number, to: number): Promise<OrderFact[]> {
+  private async placedBetween(from: number, to: number): Promise<OrderFact[]> {
     const docs = await OrderModel.find(
       { createdAt: { $gte: new Date(from), $lt: new Date(to) } },
       FACT_FIELDS,
@@ -43,7 +56,7 @@ export class DatabaseSalesReads implements SalesReads {
     return factsOf(docs);
   }
 
-  async holding(): Promise<OrderFact[]> {
+  private async holding(): Promise<OrderFact[]> {
     const docs = await OrderModel.find(
       { paid: false, status: 'pending', hold: { $nin: [...NOT_HOLDING] } },
       FACT_FIELDS,
@@ -171,24 +184,15 @@ export class MemorySalesReads implements SalesReads {
     return this.facts;
   }
 
-  async paidBetween(from: number, to: number): Promise<OrderFact[]> {
-    const out: OrderFact[] = [];
+  async window(from: number, to: number): Promise<WindowFacts> {
+    const found: WindowFacts = { paid: [], placed: [], holding: [] };
+    // One pass over every order's fact.
     for (const f of (await this.current()).values()) {
-      if (f.paid && f.paidAt >= from && f.paidAt < to) out.push(f);
+      if (f.paid && f.paidAt >= from && f.paidAt < to) found.paid.push(f);
+      if (f.placedAt >= from && f.placedAt < to) found.placed.push(f);
+      if (f.holding) found.holding.push(f);
     }
-    return out;
-  }
-
-  async placedBetween(from: number, to: number): Promise<OrderFact[]> {
-    const out: OrderFact[] = [];
-    for (const f of (await this.current()).values()) if (f.placedAt >= from && f.placedAt < to) out.push(f);
-    return out;
-  }
-
-  async holding(): Promise<OrderFact[]> {
-    const out: OrderFact[] = [];
-    for (const f of (await this.current()).values()) if (f.holding) out.push(f);
-    return out;
+    return found;
   }
 
   async warm(): Promise<void> {

@@ -3,7 +3,7 @@ import type { RouteDeps } from '../route-deps';
 import { adminOnly } from '../http/auth';
 import type { ApiRoutes } from '../http/openapi';
 import { validate } from '../http/validate';
-import { salesOverview, type SalesSources } from './service';
+import { SalesAnswers, type SalesSources } from './service';
 
 export function salesRoutes(routes: ApiRoutes, deps: RouteDeps): void {
   const { env, reads, catalogue } = deps;
@@ -14,6 +14,7 @@ export function salesRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     timeZone: env.SHOP_TIME_ZONE,
     lowStockFactor: env.LOW_STOCK_FACTOR,
   };
+  const answers = new SalesAnswers(sources, reads.kind === 'memory');
 
   section.get(
     '/sales',
@@ -30,7 +31,7 @@ export function salesRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     adminOnly(deps),
     validate({ query: salesQuerySchema }),
     async (ctx) => {
-      ctx.body = await salesOverview(sources, ctx.state.input.query.days);
+      ctx.body = await answers.answer(ctx.state.input.query.days);
       ctx.set('Cache-Control', 'private, no-store');
     },
   );

@@ -166,6 +166,8 @@ export default function Overview({ restock }: { restock: RestockSlot }) {
           <h2>Pieces held by unpaid orders</h2>
           <p className="dash-muted">
             Until paid, an order holds its pieces; Release cancels it and puts them back on sale.
+            {data.heldCount > data.held.length &&
+              ` The ${formatCount(data.held.length)} parts with the most pieces held, of ${formatCount(data.heldCount)}.`}
           </p>
           <QueryTable
             query={SHOWN}
