@@ -27,6 +27,7 @@ import { readModelsFor, type ReadModels } from './read-models';
 import { stripePayments } from './payments/service';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
+import { salesRoutes } from './sales/routes';
 import { callersFor } from './users/callers';
 import { userLookupFor, type UserLookup } from './users/lookup';
 import { userRoutes } from './users/routes';
@@ -82,6 +83,7 @@ export function createRoutes({
   paymentRoutes(routes, deps);
   reviewRoutes(routes, deps);
   userRoutes(routes, deps);
+  salesRoutes(routes, deps);
 
   // Last, so the document it serves lists every route (itself included).
   let document: ReturnType<typeof taggedJson> | undefined;

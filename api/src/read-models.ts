@@ -2,6 +2,7 @@ import { readModelKind, type Env, type ReadModelKind } from './lib/env';
 import { useOpenSlots } from './orders/open-slots';
 import { DatabaseOrderReads, MemoryOrderReads, type OrderReads } from './orders/read-models';
 import { orderRules } from './orders/rules';
+import { DatabaseSalesReads, MemorySalesReads, type SalesReads } from './sales/read-models';
 
 /**
  * The one seam between the two ways of reading what a plain query cannot answer fast on the
@@ -12,6 +13,8 @@ import { orderRules } from './orders/rules';
  * runs the API suite with each.
  *
  * - the orders' lists (orders/read-models.ts): the admin's list, My Order, the expiry candidates;
+ * - the Overview's facts (sales/read-models.ts): paid orders by payment time, orders by placing
+ *   time, the unpaid orders holding pieces;
  * - the open-order cap (orders/open-slots.ts): counted in memory or in slot documents;
  * - accounts by email and the admin's list of users (users/lookup.ts), and who a token's account
  *   is (users/callers.ts), which read the same switch.
@@ -19,6 +22,7 @@ import { orderRules } from './orders/rules';
 export interface ReadModels {
   kind: ReadModelKind;
   orders: OrderReads;
+  sales: SalesReads;
 }
 
 export function readModelsFor(
@@ -27,5 +31,7 @@ export function readModelsFor(
   const kind = readModelKind(env);
   useOpenSlots(kind);
   const rules = orderRules(env);
-  return { kind, orders: kind === 'memory' ? new MemoryOrderReads(rules) : new DatabaseOrderReads(rules) };
+  return kind === 'memory'
+    ? { kind, orders: new MemoryOrderReads(rules), sales: new MemorySalesReads() }
+    : { kind, orders: new DatabaseOrderReads(rules), sales: new DatabaseSalesReads() };
 }

@@ -121,6 +121,11 @@ async function main(): Promise<void> {
     await reads.orders
       .warm()
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'order list not read at start'));
+    await reads.sales
+      .warm()
+      .catch((err: unknown) =>
+        logger.warn({ err: (err as Error).message }, 'sales figures not read at start'),
+      );
     await userLookup
       .warm()
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'user list not read at start'));

@@ -14,6 +14,9 @@
 // BENCH_ROUTE=webhook measures Stripe's webhook instead: each build first places orders for a
 // while, then gets a signed `payment_intent.succeeded` for each (one order per request, never a
 // repeat), as Stripe sends them once customers have paid.
+// BENCH_ROUTE=sales measures the admins' Overview instead, on this checkout only (no baseline):
+// GET /sales?days=90 against GET /orders?page=1 in alternating rounds, as the admin, 10
+// connections each; the ratio is the list's req/s over the Overview's (target ≤ 5).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,7 +32,14 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
-import { customerTokens, loadApiModels, seedScale } from '../seed-scale/seed.mjs';
+import {
+  ADMIN_EMAIL,
+  ADMIN_INDEX,
+  customerTokens,
+  loadApiModels,
+  seedScale,
+  uidOf,
+} from '../seed-scale/seed.mjs';
 import { apiNodeArgs, buildBaseline, cpuMicros, waitReady } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -94,7 +104,15 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
   const { signApiToken } = require(path.join(root, 'api/dist/lib/tokens.js'));
   const apiEnv = loadEnv(env);
   const tokens = customerTokens(signApiToken, apiEnv, CUSTOMERS);
+  const adminToken = signApiToken(apiEnv, {
+    uid: uidOf(ADMIN_INDEX),
+    email: ADMIN_EMAIL,
+    name: 'Scale Admin',
+    admin: true,
+    epoch: 0,
+  });
   const stack = {
+    adminToken,
     name,
     base: `http://127.0.0.1:${port}`,
     apiPid: api.pid,
@@ -219,42 +237,92 @@ async function measureOrders(stack, duration = seconds) {
   };
 }
 
-try {
-  const baselineServer = buildBaseline(baselineRef, path.join(tmp, 'baseline'));
-  const stacks = [
-    await startStack(
-      `baseline ${baselineRef}`,
-      baselineServer,
-      process.env.BENCH_BASELINE_NODE_ARGS?.split(' ').filter(Boolean),
-    ),
-    await startStack('this checkout', path.join(root, 'api/dist/server.js')),
-  ];
-  if (route === 'webhook') {
-    const placing = Number(process.env.BENCH_PLACE_SECONDS ?? rounds * seconds * 4 + 10);
-    for (const stack of stacks) await placeOrdersToPay(stack, placing);
-  }
-  for (const stack of stacks) await measure(stack, 2); // JIT, connection: not measured
-  const rows = new Map(stacks.map((s) => [s.name, []]));
-  for (let i = 0; i < rounds; i++) {
-    for (const stack of stacks) rows.get(stack.name).push(await measure(stack));
-  }
-  const mean = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
-  const base = mean(rows.get(stacks[0].name), 'rps');
-  const basePlaced = mean(rows.get(stacks[0].name), 'placed');
+/** One admin read (`path`) at 10 connections: req/s, mean and p99 latency, API CPU per request. */
+async function measureRead(stack, path, duration = seconds) {
+  const api0 = cpuMs(stack.apiPid);
+  const r = await autocannon({
+    url: stack.base + path,
+    connections,
+    duration,
+    headers: { authorization: `Bearer ${stack.adminToken}` },
+  });
+  return {
+    rps: r.requests.average,
+    mean: r.latency.average,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    failed: r.non2xx + r.errors,
+    apiMs: (cpuMs(stack.apiPid) - api0) / Math.max(1, r.requests.total),
+  };
+}
+
+/** BENCH_ROUTE=sales: the Overview against the admin's first page of orders, one stack. */
+async function benchSales() {
+  const stack = await startStack('this checkout', path.join(root, 'api/dist/server.js'));
+  const paths = ['/orders?page=1', '/sales?days=90'];
+  for (const p of paths) await measureRead(stack, p, 2); // JIT, first reads: not measured
+  const rows = new Map(paths.map((p) => [p, []]));
+  for (let i = 0; i < rounds; i++) for (const p of paths) rows.get(p).push(await measureRead(stack, p));
+  const mean = (list, k) => list.reduce((sum, r) => sum + r[k], 0) / list.length;
   console.log(
-    `\n${route === 'webhook' ? 'POST /webhooks/stripe (payment_intent.succeeded)' : 'POST /order'} on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each, ` +
-      `open-order cap ${openCap === '0' ? 'off' : openCap}, ${CUSTOMERS} customers; ` +
+    `\nGET /sales?days=90 beside GET /orders?page=1 on the scale data set (embedded FerretDB, memory ` +
+      `read models), ${connections} connections, ${seconds} s × ${rounds} rounds each; ` +
       `${os.cpus().length} CPUs, node ${process.version}`,
   );
-  for (const [name, list] of rows) {
+  for (const [p, list] of rows) {
     console.log(
-      `${name.padEnd(24)} ${mean(list, 'rps').toFixed(0).padStart(5)} req/s  p99 ${Math.max(...list.map((r) => r.p99))} ms  ` +
-        `ratio ${(mean(list, 'rps') / base).toFixed(2)}  placed ${mean(list, 'placed').toFixed(0)}/s ` +
-        `(ratio ${(mean(list, 'placed') / basePlaced).toFixed(2)})  CPU per order: API ${mean(list, 'apiMs').toFixed(2)} ms, ` +
-        `FerretDB ${mean(list, 'dbMs').toFixed(2)} ms  (rounds: ${list.map((r) => r.rps.toFixed(0)).join(', ')} req/s; ` +
-        `${list.reduce((s, r) => s + r.created, 0)} placed, ${list.reduce((s, r) => s + r.refused, 0)} refused, ` +
-        `${list.reduce((s, r) => s + r.errors, 0)} errors)`,
+      `${('GET ' + p).padEnd(24)} ${mean(list, 'rps').toFixed(0).padStart(5)} req/s  mean ${mean(list, 'mean').toFixed(1)} ms  ` +
+        `p99 ${Math.max(...list.map((r) => r.p99))} ms  API CPU ${mean(list, 'apiMs').toFixed(2)} ms/request  ` +
+        `(rounds: ${list.map((r) => r.rps.toFixed(0)).join(', ')} req/s; ${list.reduce((s, r) => s + r.failed, 0)} failed)`,
     );
+  }
+  const [orders, sales] = paths.map((p) => mean(rows.get(p), 'rps'));
+  console.log(
+    `ratio: GET /sales?days=90 costs ${(orders / sales).toFixed(2)}× a GET /orders?page=1 (target ≤ 5)`,
+  );
+}
+
+try {
+  if (route === 'sales') {
+    await benchSales();
+    process.exitCode = 0;
+  } else {
+    const baselineServer = buildBaseline(baselineRef, path.join(tmp, 'baseline'));
+    const stacks = [
+      await startStack(
+        `baseline ${baselineRef}`,
+        baselineServer,
+        process.env.BENCH_BASELINE_NODE_ARGS?.split(' ').filter(Boolean),
+      ),
+      await startStack('this checkout', path.join(root, 'api/dist/server.js')),
+    ];
+    if (route === 'webhook') {
+      const placing = Number(process.env.BENCH_PLACE_SECONDS ?? rounds * seconds * 4 + 10);
+      for (const stack of stacks) await placeOrdersToPay(stack, placing);
+    }
+    for (const stack of stacks) await measure(stack, 2); // JIT, connection: not measured
+    const rows = new Map(stacks.map((s) => [s.name, []]));
+    for (let i = 0; i < rounds; i++) {
+      for (const stack of stacks) rows.get(stack.name).push(await measure(stack));
+    }
+    const mean = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+    const base = mean(rows.get(stacks[0].name), 'rps');
+    const basePlaced = mean(rows.get(stacks[0].name), 'placed');
+    console.log(
+      `\n${route === 'webhook' ? 'POST /webhooks/stripe (payment_intent.succeeded)' : 'POST /order'} on the scale data set, ${connections} connections, ${seconds} s × ${rounds} rounds each, ` +
+        `open-order cap ${openCap === '0' ? 'off' : openCap}, ${CUSTOMERS} customers; ` +
+        `${os.cpus().length} CPUs, node ${process.version}`,
+    );
+    for (const [name, list] of rows) {
+      console.log(
+        `${name.padEnd(24)} ${mean(list, 'rps').toFixed(0).padStart(5)} req/s  p99 ${Math.max(...list.map((r) => r.p99))} ms  ` +
+          `ratio ${(mean(list, 'rps') / base).toFixed(2)}  placed ${mean(list, 'placed').toFixed(0)}/s ` +
+          `(ratio ${(mean(list, 'placed') / basePlaced).toFixed(2)})  CPU per order: API ${mean(list, 'apiMs').toFixed(2)} ms, ` +
+          `FerretDB ${mean(list, 'dbMs').toFixed(2)} ms  (rounds: ${list.map((r) => r.rps.toFixed(0)).join(', ')} req/s; ` +
+          `${list.reduce((s, r) => s + r.created, 0)} placed, ${list.reduce((s, r) => s + r.refused, 0)} refused, ` +
+          `${list.reduce((s, r) => s + r.errors, 0)} errors)`,
+      );
+    }
   }
 } finally {
   for (const c of children) {

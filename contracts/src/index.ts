@@ -19,6 +19,7 @@ import { MAX_PRICE_TIERS, priceTierProblems, type PriceTier } from './pricing';
 export * from './messages';
 export * from './pricing';
 export * from './contact';
+export * from './sales';
 
 // In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
 // by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.

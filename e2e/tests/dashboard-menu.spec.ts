@@ -3,7 +3,15 @@ import { loginThroughUi } from '../support/auth';
 import { DEMO } from '../support/env';
 
 const CUSTOMER_MENU = ['My Profile', 'Add Review', 'My Order'];
-const ADMIN_MENU = ['My Profile', 'Manage Order', 'All Users', 'Manage Products', 'Add Product', 'Reviews'];
+const ADMIN_MENU = [
+  'My Profile',
+  'Overview',
+  'Manage Order',
+  'All Users',
+  'Manage Products',
+  'Add Product',
+  'Reviews',
+];
 
 test('a customer sees My Profile, Add Review and My Order, and is refused admin pages', async ({ page }) => {
   await loginThroughUi(page, DEMO.rider.email, DEMO.rider.password);
@@ -13,7 +21,7 @@ test('a customer sees My Profile, Add Review and My Order, and is refused admin 
   await expect(page.getByRole('heading', { name: 'My Profile', level: 1 })).toBeVisible();
   await page.screenshot({ path: '/tmp/dashboard-customer-profile.png', fullPage: true });
 
-  for (const path of ['manageOrder', 'allUser', 'manageProduct', 'addProduct', 'reviews']) {
+  for (const path of ['overview', 'manageOrder', 'allUser', 'manageProduct', 'addProduct', 'reviews']) {
     await page.goto(`/dashboard/${path}`);
     await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
     await expect(page.getByText('This page is for admins only.')).toBeVisible();
@@ -23,12 +31,13 @@ test('a customer sees My Profile, Add Review and My Order, and is refused admin 
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('an admin sees My Profile and the five admin pages, and no customer pages', async ({ page }) => {
+test('an admin sees My Profile and the six admin pages, and no customer pages', async ({ page }) => {
   await loginThroughUi(page, DEMO.admin.email, DEMO.admin.password);
   await page.goto('/dashboard');
   const menu = page.getByRole('navigation', { name: 'Dashboard' });
   await expect(menu.getByRole('link')).toHaveText(ADMIN_MENU);
   for (const [label, heading] of [
+    ['Overview', 'Overview'],
     ['Manage Order', 'Manage Order'],
     ['All Users', 'All Users'],
     ['Manage Products', 'Manage Products'],

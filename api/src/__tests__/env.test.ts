@@ -40,6 +40,7 @@ it.each([
   ['MONGODB_POOL_SIZE', '0'],
   ['STRIPE_API_BASE', 'not a url'],
   ['MONGODB_EMBEDDED', 'yes please'],
+  ['SHOP_TIME_ZONE', 'Mars/Olympus_Mons'],
 ])('names a malformed %s', (name, value) => {
   const err = errorOf(() => loadEnv({ ...base, [name]: value }));
   expect(err.variables).toEqual([name]);
@@ -57,6 +58,8 @@ it('parses lists and defaults', () => {
   expect(env.ADMIN_EMAILS).toEqual(['admin@motoparts.test', 'b@c.de']);
   expect(env.PORT).toBe(5100);
   expect(env.BODY_LIMIT_BYTES).toBe(100 * 1024);
+  expect(env.SHOP_TIME_ZONE).toBe('UTC');
+  expect(loadEnv({ ...base, SHOP_TIME_ZONE: 'Europe/Berlin' }).SHOP_TIME_ZONE).toBe('Europe/Berlin');
 });
 
 describe('<NAME>_FILE: a secret read from a file', () => {

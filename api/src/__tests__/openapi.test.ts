@@ -65,6 +65,7 @@ const ACCESS: Record<string, Access> = {
   'DELETE /checkout/:id': 'user',
   'PATCH /checkout/:id': 'user',
   'POST /checkout/:id/order-again': 'user',
+  'GET /sales': 'admin',
 };
 
 const SCHEME: Record<Access, string | undefined> = {

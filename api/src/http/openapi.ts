@@ -45,6 +45,7 @@ const TAGS: Record<string, string> = {
   parts: 'The catalogue and its stock.',
   payments: 'Card payments through Stripe.',
   reviews: 'Customer reviews.',
+  sales: 'The admins’ Overview: revenue, orders, stock and held pieces.',
   users: 'Sign-in, profiles and accounts.',
 };
 

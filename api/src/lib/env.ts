@@ -19,6 +19,16 @@ const csv = z
       .filter(Boolean),
   );
 
+/** Whether Intl knows the zone (it throws a RangeError for an unknown one). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   /** A production demo on the local stand-ins (auth emulator, stripe-mock): see productionProblems. */
@@ -101,6 +111,14 @@ const envSchema = z.object({
    * the first of CORS_ORIGINS, else the local shell.
    */
   SHOP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The shop's time zone (an IANA name such as Europe/Berlin): where the Overview's days begin and
+   * end. Checked at start-up against the zones this Node knows.
+   */
+  SHOP_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }),
   /** Admins hear of a part running low when its stock falls below this many times its minimum order. */
   LOW_STOCK_FACTOR: z.coerce.number().min(1).max(1000).default(3),
   /** How often the mail worker looks for mail to send (it is also woken by each change). */

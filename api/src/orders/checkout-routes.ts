@@ -134,8 +134,10 @@ export function checkoutRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     '/checkout/:id',
     {
       operationId: 'cancelCheckout',
-      summary: 'Cancel your unpaid checkout',
-      description: 'Its PaymentIntent is cancelled at Stripe first; every line’s pieces go back to stock.',
+      summary: 'Cancel an unpaid checkout: your own, or any for an admin',
+      description:
+        'Its PaymentIntent is cancelled at Stripe first; every line’s pieces go back to stock. ' +
+        'Admins release the pieces of any unpaid checkout this way (the Overview).',
       ok: { description: 'Cancelled.', body: successSchema },
       errors: [403, 404, 409, 502],
     },

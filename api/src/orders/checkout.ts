@@ -398,13 +398,14 @@ export type SettleCheckout = (doc: CheckoutRecord) => Promise<'paid' | 'open'>;
 
 /** DELETE /checkout/:id: the caller's own placed, unpaid checkout; its payment is settled first. */
 export async function cancelCheckout(caller: Caller, id: string, settle: SettleCheckout): Promise<void> {
-  const doc = await checkoutFor(caller, id, { adminMaySee: false });
+  // An admin may release an unpaid checkout's pieces too (the Overview's Release).
+  const doc = await checkoutFor(caller, id);
   if (doc.state !== 'placed')
     throw AppError.conflict(NOT_PLACED[doc.state] ?? 'This checkout cannot be cancelled.');
   if ((await settle(doc)) === 'paid') {
     throw AppError.conflict('This checkout was paid meanwhile, so it stays and will be shipped.');
   }
-  if (!(await releaseCheckout(id, 'cancelled', { uid: caller.uid }))) {
+  if (!(await releaseCheckout(id, 'cancelled', caller.admin ? {} : { uid: caller.uid }))) {
     const now = await CheckoutModel.findById(id).lean<CheckoutRecord>();
     throw AppError.conflict(NOT_PLACED[now?.state ?? 'released'] ?? 'The checkout changed meanwhile.');
   }

@@ -45,23 +45,24 @@ export function whyNotCancellable(doc: OrderDoc): string | undefined {
 }
 
 /**
- * Cancels the caller's own unpaid order and gives its pieces back (orders/stock.ts). An open
- * PaymentIntent is cancelled at Stripe first (payments/service.ts); if it had already succeeded
- * the order is marked paid and stays. The claim is conditional on `paid: false` and
- * `status: 'pending'`, so a payment or a shipment landing at the same moment wins.
+ * Cancels an unpaid order, the caller's own or (an admin releasing the pieces it holds, from the
+ * Overview) anyone's, and gives its pieces back (orders/stock.ts). An open PaymentIntent is
+ * cancelled at Stripe first (payments/service.ts); if it had already succeeded the order is marked
+ * paid and stays. The claim is conditional on `paid: false` and `status: 'pending'`, so a payment
+ * or a shipment landing at the same moment wins.
  */
 export async function cancelOrder(
   caller: Caller,
   id: string,
   settleIntent: (doc: OrderDoc) => Promise<'paid' | 'open'>,
 ): Promise<void> {
-  const doc = await getOrderFor(caller, id, { adminMaySee: false });
+  const doc = await getOrderFor(caller, id);
   const why = whyNotCancellable(doc);
   if (why) throw AppError.conflict(why);
   if ((await settleIntent(doc)) === 'paid') {
     throw AppError.conflict('This order was paid meanwhile, so it stays and will be shipped.');
   }
-  if (!(await releaseOrder(id, 'cancelled', { uid: caller.uid }))) {
+  if (!(await releaseOrder(id, 'cancelled', caller.admin ? {} : { uid: caller.uid }))) {
     const now = await OrderModel.findById(id).lean<OrderDoc>();
     throw AppError.conflict(
       (now && whyNotCancellable(now)) ?? 'The order changed meanwhile (paid, shipped or already cancelled).',

@@ -98,6 +98,9 @@ orderSchema.index({ createdAt: -1, _id: -1 });
 // The recovery pass looks only at orders in a transient hold; the expiry pass at unpaid pending ones.
 orderSchema.index({ hold: 1 });
 orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
+// The Overview reads paid orders by payment time, and those paid before it was recorded (no
+// `paidAt`) by placing time: both ranges of this one index (sales/read-models.ts).
+orderSchema.index({ paidAt: 1, createdAt: 1 });
 // The mail worker reads the few orders with mail to send; charge and dispute events find orders
 // by their payment.
 orderSchema.index(...outboxIndex);

@@ -142,9 +142,10 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     '/order/:id',
     {
       operationId: 'cancelOrder',
-      summary: 'Cancel your unpaid order',
+      summary: 'Cancel an unpaid order: your own, or any for an admin',
       description:
         'Its open PaymentIntent is cancelled at Stripe first and its pieces go back to stock. ' +
+        'Admins release the pieces of any unpaid order this way (the Overview). ' +
         'Paid, shipped and expired orders cannot be cancelled (409).',
       ok: { description: 'Cancelled.', body: successSchema },
       errors: [403, 404, 409, 502],

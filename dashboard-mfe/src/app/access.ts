@@ -18,6 +18,7 @@ export const DASHBOARD_PAGES = [
   { path: '', label: 'My Profile', audience: 'everyone' },
   { path: 'addReview', label: 'Add Review', audience: 'customers' },
   { path: 'myOrder', label: 'My Order', audience: 'customers' },
+  { path: 'overview', label: 'Overview', audience: 'admins' },
   { path: 'manageOrder', label: 'Manage Order', audience: 'admins' },
   { path: 'allUser', label: 'All Users', audience: 'admins' },
   { path: 'manageProduct', label: 'Manage Products', audience: 'admins' },

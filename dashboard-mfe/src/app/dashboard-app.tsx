@@ -26,6 +26,8 @@ if (AT_INDEX.test(location.pathname)) void loadMyProfile().catch(() => undefined
 const pages: Record<Exclude<DashboardPath, ''>, ComponentType> = {
   myOrder: lazy(() => import('../features/orders/pages/my-order')),
   addReview: lazy(() => import('../features/reviews/pages/add-review')),
+  // The Overview with Manage Products' restock form (app/ wires the two features together).
+  overview: lazy(() => import('./overview-page')),
   manageOrder: lazy(() => import('../features/orders/pages/manage-order')),
   allUser: lazy(() => import('../features/users/pages/all-users')),
   manageProduct: lazy(() => import('../features/products/pages/manage-products')),

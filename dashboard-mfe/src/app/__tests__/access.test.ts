@@ -5,9 +5,10 @@ describe('dashboard menu by role', () => {
     expect(menuFor(false).map((p) => p.label)).toEqual(['My Profile', 'Add Review', 'My Order']);
   });
 
-  it('gives an admin My Profile and the five admin pages, no customer pages', () => {
+  it('gives an admin My Profile and the six admin pages, Overview first, no customer pages', () => {
     expect(menuFor(true).map((p) => p.label)).toEqual([
       'My Profile',
+      'Overview',
       'Manage Order',
       'All Users',
       'Manage Products',
@@ -19,6 +20,7 @@ describe('dashboard menu by role', () => {
   it('links to the routes of docs/product.md', () => {
     expect(menuFor(true).map((p) => p.path)).toEqual([
       '',
+      'overview',
       'manageOrder',
       'allUser',
       'manageProduct',
@@ -31,6 +33,8 @@ describe('dashboard menu by role', () => {
   it('guards pages with the same rule as the menu', () => {
     expect(canSee(audienceOf('allUser'), false)).toBe(false);
     expect(canSee(audienceOf('allUser'), true)).toBe(true);
+    expect(canSee(audienceOf('overview'), false)).toBe(false);
+    expect(canSee(audienceOf('overview'), true)).toBe(true);
     expect(canSee(audienceOf('myOrder'), true)).toBe(false);
     expect(canSee(audienceOf(''), true)).toBe(true);
     expect(canSee(audienceOf(''), false)).toBe(true);

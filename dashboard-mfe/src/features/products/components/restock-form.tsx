@@ -6,8 +6,17 @@ import { errorMessage, formatCount } from '@motoparts/state';
 import { useRestockPartMutation } from '../api';
 import { restockFormSchema, type RestockFormValues } from '../schema';
 
-/** One row's restock form: adds the entered pieces to the stock (the API does it atomically). */
-export function RestockForm({ part }: { part: Part }) {
+/**
+ * One row's restock form: adds the entered pieces to the stock (the API does it atomically). Used
+ * by Manage Products and the Overview (which reloads its figures on `onRestocked`).
+ */
+export function RestockForm({
+  part,
+  onRestocked,
+}: {
+  part: Pick<Part, '_id' | 'name'>;
+  onRestocked?: () => void;
+}) {
   const [restock, restocking] = useRestockPartMutation();
   const { register, handleSubmit, reset, formState } = useForm<RestockFormValues, unknown, StockChange>({
     resolver: zodResolver(restockFormSchema),
@@ -21,6 +30,7 @@ export function RestockForm({ part }: { part: Part }) {
       const updated = await restock({ id: part._id, quantity }).unwrap();
       toast.success(`${part.name}: stock is now ${formatCount(updated.availableQty)}`);
       reset({ quantity: '' });
+      onRestocked?.();
     } catch (err) {
       toast.error(errorMessage(err, 'The stock could not be updated. Please try again.'));
     }
