@@ -2,6 +2,7 @@ import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, type PriceTierCents } from '@motoparts/contracts';
 import { writeFeed, type WriteQuery, type WriteScope } from '../lib/write-feed';
 import { outboxFields, outboxHooks, outboxIndex } from '../mail/outbox-model';
+import { clearRehostFailureOnNewImg, rehostFields } from '../images/model';
 
 /** Where a part's stock stands for the admins' alerts, from worst up. */
 export const STOCK_LEVELS = ['soldOut', 'low'] as const;
@@ -51,6 +52,8 @@ const partSchema = new Schema(
      * above both. Admins are mailed when it moves down, once per crossing.
      */
     stockAlert: { type: String, enum: STOCK_LEVELS },
+    /** While `img` is still an outside URL: the re-hosting job's claim and failure (images/jobs.ts). */
+    ...rehostFields,
     ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
@@ -67,6 +70,7 @@ partSchema.index({ journal: 1 });
 partSchema.index({ category: 1, _id: 1 });
 partSchema.index(...outboxIndex);
 outboxHooks(partSchema, 'parts');
+clearRehostFailureOnNewImg(partSchema);
 
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
 const IN_PLACE_FIELDS = new Set([
@@ -74,6 +78,8 @@ const IN_PLACE_FIELDS = new Set([
   'qty',
   'text',
   'img',
+  'imgClaimUntil',
+  'imgFailed',
   'updatedAt',
   'journal',
   'stockAlert',
