@@ -80,7 +80,9 @@ for (const width of [375, 1280]) {
       const added = (await api<Part[]>('GET', '/parts?limit=100')).find((p) => p.name === name);
       expect(added?.img).toBe(hostedPath);
       try {
-        // The storefront's card shows the hosted photo, loaded from the API.
+        // The storefront's card shows the hosted photo, loaded from the API. On a phone the
+        // main menu opens from its button first.
+        if (width < 720) await page.getByRole('button', { name: 'Menu', exact: true }).click();
         await page
           .getByRole('navigation', { name: 'Main' })
           .getByRole('link', { name: 'Home', exact: true })
