@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { AppError } from '../lib/app-error';
 
 /** The largest photo accepted, uploaded or fetched: bytes past it are never read. */
@@ -13,10 +13,23 @@ export const THUMB_SIZE = 400;
  */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
-// One libvips worker thread and no operation cache: with one image at a time (below), memory is
-// bounded by one decode, and nothing lingers after it.
-sharp.concurrency(1);
-sharp.cache(false);
+type SharpFactory = (input?: Buffer, options?: SharpOptions) => Sharp;
+let loaded: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (libvips) is loaded at the first photo, not at start: an API process that never handles
+ * one does not carry the native library's memory. One worker thread and no operation cache: with
+ * one image at a time (below), memory is bounded by one decode, and nothing lingers after it.
+ */
+function sharpOf(): Promise<SharpFactory> {
+  loaded ??= import('sharp').then((module) => {
+    const sharp = module.default;
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loaded;
+}
 
 export type SourceFormat = 'jpeg' | 'png' | 'webp';
 
@@ -90,15 +103,39 @@ export class OneAtATime {
 /** Every photo the process decodes goes through this one queue (uploads and fetched URLs alike). */
 export const imageQueue = new OneAtATime(8);
 
-async function webp(input: Buffer, size: number): Promise<{ data: Buffer; width: number; height: number }> {
-  // `rotate()` applies the EXIF orientation before the metadata (EXIF, ICC, XMP) is dropped,
-  // which sharp does by default on output; only the first frame of an animation is read.
-  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-    .rotate()
-    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+const encode = (image: Sharp) =>
+  image
     .webp({ quality: 82, effort: 4 })
+    .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => ({ data, width: info.width, height: info.height }));
+
+/**
+ * The input is decoded once, to at most FULL_SIZE px (`rotate()` applies the EXIF orientation
+ * first; only the first frame of an animation is read), and both files are encoded from those
+ * pixels. sharp writes no metadata (EXIF, ICC, XMP) unless asked to.
+ */
+async function transcode(input: Buffer): Promise<Pick<ProcessedImage, 'full' | 'thumb'>> {
+  const sharp = await sharpOf();
+  const { data: pixels, info } = await sharp(input, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    failOn: 'error',
+    sequentialRead: true,
+  })
+    .rotate()
+    .resize({ width: FULL_SIZE, height: FULL_SIZE, fit: 'inside', withoutEnlargement: true })
+    .raw()
     .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const full = await encode(sharp(pixels, raw));
+  const thumb = await encode(
+    sharp(pixels, raw).resize({
+      width: THUMB_SIZE,
+      height: THUMB_SIZE,
+      fit: 'inside',
+      withoutEnlargement: true,
+    }),
+  );
+  return { full, thumb };
 }
 
 /**
@@ -109,13 +146,12 @@ export function processImage(bytes: Buffer): Promise<ProcessedImage> {
   const format = sniffFormat(bytes);
   if (!format) return Promise.reject(unsupported('This is not a photo.'));
   return imageQueue.run(async () => {
-    let full: ProcessedImage['full'];
-    let thumb: ProcessedImage['thumb'];
+    let files: Pick<ProcessedImage, 'full' | 'thumb'>;
     try {
+      const sharp = await sharpOf();
       const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
       if (meta.format !== format) throw new Error(`the bytes are ${meta.format}, not ${format}`);
-      full = await webp(bytes, FULL_SIZE);
-      thumb = await webp(bytes, THUMB_SIZE);
+      files = await transcode(bytes);
     } catch (err) {
       const message = (err as Error).message;
       if (/pixel limit/i.test(message)) {
@@ -123,7 +159,7 @@ export function processImage(bytes: Buffer): Promise<ProcessedImage> {
       }
       throw unsupported(`The photo could not be read (${format}).`);
     }
-    const id = createHash('sha256').update(full.data).digest('hex').slice(0, 32);
-    return { id, full, thumb };
+    const id = createHash('sha256').update(files.full.data).digest('hex').slice(0, 32);
+    return { id, ...files };
   });
 }
