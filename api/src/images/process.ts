@@ -101,7 +101,7 @@ export class OneAtATime {
 }
 
 /** Every photo the process decodes goes through this one queue (uploads and fetched URLs alike). */
-export const imageQueue = new OneAtATime(8);
+export const imageQueue = new OneAtATime(3);
 
 const encode = (image: Sharp) =>
   image

@@ -11,6 +11,12 @@ import { AppError } from '../lib/app-error';
 import { MAX_IMAGE_BYTES } from './process';
 import { fileIdOf, hostImage, readHostedFile, withImagePlace } from './service';
 
+/**
+ * How long an upload's body may take to arrive once it holds a place in the photo queue: a client
+ * sending slowly would otherwise keep the place from everyone else.
+ */
+const UPLOAD_READ_MS = 30_000;
+
 /** A hosted file never changes (its name is its content's hash): cached for a year, unchecked. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -49,6 +55,10 @@ export function imageRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       }
       ctx.body = await withImagePlace(async () => {
         let bytes: Buffer;
+        const slow = setTimeout(
+          () => ctx.req.destroy(new Error(`the photo did not arrive within ${UPLOAD_READ_MS / 1000} s`)),
+          UPLOAD_READ_MS,
+        );
         try {
           // A declared length over the limit is refused before a byte is read; an undeclared one
           // is read only up to the limit, then the rest is left unread and the connection closed.
@@ -65,6 +75,8 @@ export function imageRoutes(routes: ApiRoutes, deps: RouteDeps): void {
             );
           }
           throw AppError.badRequest(`Could not read the photo: ${(err as Error).message}`);
+        } finally {
+          clearTimeout(slow);
         }
         return hostImage(bytes);
       });
