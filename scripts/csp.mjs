@@ -3,7 +3,8 @@
 // both static servers: scripts/serve-static.mjs computes them per config, and deploy/nginx.conf
 // takes the Content-Security-Policy as a template variable this script prints:
 //   node scripts/csp.mjs <config.json> [<built dist dir>]   → the policy for that front end
-// The policy allows exactly our own origins (the shell, the remotes, the API), Firebase (the
+// The policy allows exactly our own origins (the shell, the remotes, the API: its /uploads/ photos
+// included), Firebase (the
 // project's auth domain, Google's identity endpoints, the emulator when configured) and Stripe,
 // and no inline code except the elements of the served index.html, by their hash.
 import { createHash } from 'node:crypto';
@@ -75,9 +76,10 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     'default-src': "'self'",
     'script-src': list("'self'", ours, hashes.script, STRIPE.script, FIREBASE.script),
     'style-src': list("'self'", ours, hashes.style),
-    // Images also from any https origin: reviews and profiles carry photo URLs their authors
-    // give (an image cannot run code; scripts, styles and connections stay exact).
-    'img-src': list("'self'", ours, 'data:', 'https:', FIREBASE.img, STRIPE.img),
+    // Photos come from our own origins only: the catalogue's /images/ on the shell, every uploaded
+    // or re-hosted photo from the API's /uploads/ (an outside address given to the API is fetched
+    // and hosted there), plus the Google account photos by name and Stripe's.
+    'img-src': list("'self'", ours, api, 'data:', FIREBASE.img, STRIPE.img),
     'font-src': list("'self'", ours),
     'connect-src': list("'self'", ours, api, emulator, FIREBASE.connect, STRIPE.connect),
     'frame-src': list(STRIPE.frame, authDomain, emulator),

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { healthRoutes } from './health/routes';
+import { imageRoutes } from './images/routes';
 import type { RouteDeps } from './route-deps';
 import { jsonBody } from './http/body';
 import type { AppState } from './http/context';
@@ -48,6 +49,8 @@ export interface AppDeps {
 
 /** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */
 const RAW_BODY_PATHS = { '/webhooks/stripe': 512 * 1024 };
+/** Photo uploads are read from the stream by their route, with their own limit (images/routes.ts). */
+const STREAMED_BODY_PATHS = ['/images'];
 
 /** Every route of the API, registered on one router and documented in one OpenAPI document. */
 export function createRoutes({
@@ -84,6 +87,7 @@ export function createRoutes({
   reviewRoutes(routes, deps);
   userRoutes(routes, deps);
   salesRoutes(routes, deps);
+  imageRoutes(routes, deps);
 
   // Last, so the document it serves lists every route (itself included).
   let document: ReturnType<typeof taggedJson> | undefined;
@@ -140,7 +144,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors(env));
   app.use(refuseLongUrls());
   app.use(cached.middleware());
-  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS }));
+  app.use(
+    jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS, streamedPaths: STREAMED_BODY_PATHS }),
+  );
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -10,6 +10,7 @@ import { orderMailSources } from './orders/mails';
 import { stockAlertSource, watchStock } from './parts/stock-alerts';
 import { createStripe } from './lib/stripe';
 import { startOrderJobs, type OrderJobs } from './orders/jobs';
+import { startImageRehosting, type RehostJob } from './images/jobs';
 import { sweepStripeEvents } from './payments/model';
 import { stripePayments } from './payments/service';
 import { catalogueFor } from './parts/catalogue';
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
   let jobs: OrderJobs | undefined;
   const transport = createMailTransport(env);
   let mail: { stop: () => Promise<void> } | undefined;
+  let photos: RehostJob | undefined;
   lifecycle.warming = true;
   void connectDb(env, logger, { retry: true }).then(async () => {
     logger.info('database connected');
@@ -100,6 +102,8 @@ async function main(): Promise<void> {
     if (!lifecycle.draining)
       jobs = startOrderJobs(env, reads.orders, stripePayments(createStripe(env)), logger);
     if (transport && !lifecycle.draining) mail = startMail(env, transport, logger);
+    // Photos still stored as outside URLs (older data, imports) are fetched and hosted here.
+    if (!lifecycle.draining) photos = startImageRehosting(env, logger);
     // Applied Stripe events are remembered a month, then forgotten.
     setInterval(
       () =>
@@ -174,6 +178,7 @@ async function main(): Promise<void> {
     const released = (async () => {
       await jobs?.stop().catch(() => undefined);
       await mail?.stop().catch(() => undefined);
+      await photos?.stop().catch(() => undefined);
       transport?.close();
       await disconnectDb().catch(() => undefined);
     })();

@@ -48,6 +48,9 @@ const CUSTOMERS = 50;
 // BENCH_ONLY=catalogue: the hello route and the cached catalogue reads against their same-bytes
 // baselines only (about a minute after the seed), for quick before/after runs of that path.
 const catalogueOnly = process.env.BENCH_ONLY === 'catalogue';
+// BENCH_ONLY=photos: the hello route, POST /order and a 2 MB photo upload (POST /images), one at a
+// time and under load, in the same run (the photo's cost read beside an order's).
+const photosOnly = process.env.BENCH_ONLY === 'photos';
 // Alternating rounds of each cached row and its same-bytes baseline (see cachedRow).
 const pairs = Math.max(1, Number(process.env.BENCH_PAIRS ?? 2));
 
@@ -75,6 +78,7 @@ const baseEnv = {
   RATE_LIMIT_LISTING: '0/60',
   RATE_LIMIT_LISTING_ACCOUNT: '0/60',
   RATE_LIMIT_ORDER: '0/60',
+  RATE_LIMIT_IMAGES: '0/60',
   MAX_OPEN_ORDERS: '0',
   // The seed's customers are not verified in Firebase: the lower cap of unverified accounts is off.
   MAX_UNVERIFIED_OPEN_ORDERS: '0',
@@ -112,6 +116,37 @@ function stop(child) {
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
+/**
+ * Camera-like JPEGs of about 2 MB (3000 × 2000, a gradient under fine noise), made with the API's
+ * sharp, each different so none is answered from an earlier upload's stored copy.
+ */
+async function twoMegabytePhotos(count) {
+  const sharp = require('sharp');
+  const [width, height] = [3000, 2000];
+  const photos = [];
+  for (let n = 0; n < count; n++) {
+    const pixels = Buffer.alloc(width * height * 3);
+    let seed = 12345 + n;
+    for (let i = 0; i < pixels.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const x = (i / 3) % width;
+      pixels[i] = ((x * 200) / width + (seed % 56)) & 0xff;
+    }
+    let quality = 90;
+    let bytes = await sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer();
+    while (bytes.length > 2.2 * 1024 * 1024 && quality > 40) {
+      quality -= 5;
+      bytes = await sharp(pixels, { raw: { width, height, channels: 3 } })
+        .jpeg({ quality })
+        .toBuffer();
+    }
+    photos.push(bytes);
+  }
+  return photos;
+}
+
 async function startApi(extraEnv) {
   const port = await freePort();
   // The image's node flags by default (deploy/api.Dockerfile), so RSS is measured as deployed.
@@ -148,7 +183,15 @@ async function sequentialMs(url, init, n = 3) {
  * per answer: on two shared cores the load generator competes with the server, so req/s moves
  * with the machine while the server's own CPU per answer is the steadier comparison.
  */
-async function measure({ name, pid, cpuPid = pid, warmup = true, conns = connections, ...opts }) {
+async function measure({
+  name,
+  pid,
+  cpuPid = pid,
+  warmup = true,
+  conns = connections,
+  duration = seconds,
+  ...opts
+}) {
   if (warmup) await autocannon({ ...opts, connections: conns, duration: 1 }); // JIT, pool, first cache fills
   let peakRss = 0;
   const sampler = pid
@@ -157,7 +200,7 @@ async function measure({ name, pid, cpuPid = pid, warmup = true, conns = connect
       }, 100)
     : undefined;
   const cpuBefore = cpuPid ? cpuMicros(cpuPid) : 0;
-  const r = await autocannon({ ...opts, connections: conns, duration: seconds });
+  const r = await autocannon({ ...opts, connections: conns, duration });
   clearInterval(sampler);
   return {
     name,
@@ -292,7 +335,7 @@ try {
 
   let nocacheHwm;
   const nocacheMs = {};
-  if (!catalogueOnly) {
+  if (!catalogueOnly && !photosOnly) {
     // The same catalogue reads with the cache off: what the database alone allows. One request at
     // a time: under 50 connections each answer waits behind the scans queued before it on the one
     // connection and the load generator times them all out (the row read 0 req/s).
@@ -373,11 +416,19 @@ try {
     const rounds = reads.map((r, i) => (r.rps / baselines[i].rps).toFixed(2));
     rows.push(baseline, { ...row, same: baseline.rps, sameCpu: baseline.cpuPerAnswer, rounds });
   };
-  await cachedRow('GET /parts?page', pageRequest);
-  await cachedRow('GET /parts?q', searchRequest);
-  await cachedRow('GET /parts?q&category&inStock&sort', filteredRequest);
-  await cachedRow('GET /parts/:id', partRequest);
+  if (!photosOnly) {
+    await cachedRow('GET /parts?page', pageRequest);
+    await cachedRow('GET /parts?q', searchRequest);
+    await cachedRow('GET /parts?q&category&inStock&sort', filteredRequest);
+    await cachedRow('GET /parts/:id', partRequest);
+  }
   await stop(same);
+  const photos = catalogueOnly ? [] : await twoMegabytePhotos(8);
+  const photoInit = (i) => () => ({
+    method: 'POST',
+    headers: { 'content-type': 'image/jpeg', authorization: `Bearer ${customers[1]}` },
+    body: photos[i],
+  });
   let drained = 0;
   let sequential = {};
   if (!catalogueOnly) {
@@ -410,26 +461,39 @@ try {
       conns: 20,
       requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: path() }) }],
     });
+    let nextPhoto = 0;
     sequential = {
       'POST /order': await sequentialMs(`${api.base}/order`, orderBody),
-      'GET /parts?page after an order': await sequentialMs(`${api.base}/parts?page=2`, () => ({}), 1),
-      'GET /order?user= (100 orders)': await sequentialMs(ordersUrl, ordersInit, 2),
-      'GET /order/:id': await sequentialMs(`${api.base}/order/${pick(orderIds)}`, adminInit),
-      'GET /admin/:email': await sequentialMs(`${api.base}/admin/${someCustomer()}`, adminInit),
-      'GET /user/:email': await sequentialMs(`${api.base}/user/${someCustomer()}`, adminInit),
-      'GET /orders?page=': await sequentialMs(
-        `${api.base}/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
-        adminInit,
+      // The first photo also loads sharp (the API loads it at its first photo), then five warm.
+      [`POST /images, the first (loads sharp)`]: await sequentialMs(
+        `${api.base}/images`,
+        () => photoInit(nextPhoto++ % photos.length)(),
+        1,
       ),
-      'GET /user?page=': await sequentialMs(
-        `${api.base}/user?page=${1 + Math.floor(Math.random() * userPages)}`,
-        adminInit,
-      ),
-      ...(await signInTimes(api.base, {
-        returning: [5, 6, 7].map((i) => ({ uid: customerUid(i), email: customerEmail(i) })),
-        fresh: [1, 2, 3].map((i) => ({ uid: `bench-new-${i}`, email: `new-${i}@motoparts-scale.test` })),
-      })),
+      [`POST /images (a ${(photos[0].length / 1024 / 1024).toFixed(1)} MB JPEG, 3000 × 2000)`]:
+        await sequentialMs(`${api.base}/images`, () => photoInit(nextPhoto++ % photos.length)(), 5),
     };
+    if (!photosOnly)
+      sequential = {
+        ...sequential,
+        'GET /parts?page after an order': await sequentialMs(`${api.base}/parts?page=2`, () => ({}), 1),
+        'GET /order?user= (100 orders)': await sequentialMs(ordersUrl, ordersInit, 2),
+        'GET /order/:id': await sequentialMs(`${api.base}/order/${pick(orderIds)}`, adminInit),
+        'GET /admin/:email': await sequentialMs(`${api.base}/admin/${someCustomer()}`, adminInit),
+        'GET /user/:email': await sequentialMs(`${api.base}/user/${someCustomer()}`, adminInit),
+        'GET /orders?page=': await sequentialMs(
+          `${api.base}/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
+          adminInit,
+        ),
+        'GET /user?page=': await sequentialMs(
+          `${api.base}/user?page=${1 + Math.floor(Math.random() * userPages)}`,
+          adminInit,
+        ),
+        ...(await signInTimes(api.base, {
+          returning: [5, 6, 7].map((i) => ({ uid: customerUid(i), email: customerEmail(i) })),
+          fresh: [1, 2, 3].map((i) => ({ uid: `bench-new-${i}`, email: `new-${i}@motoparts-scale.test` })),
+        })),
+      };
     let nextCustomer = 0;
     rows.push(
       await measure({
@@ -456,41 +520,93 @@ try {
       }),
     );
     drained = await drain(api.base);
-    // Reads right after the order burst: invalidation keeps them correct, the cache refills.
+    // Photo uploads at 4 connections: one is decoded at a time, the others wait in its queue.
     rows.push(
-      await measure({ name: 'GET /parts?page (after orders)', url: api.base, pid, requests: [pageRequest] }),
+      await measure({
+        name: 'POST /images (2 MB JPEG)',
+        url: api.base,
+        pid,
+        warmup: false,
+        conns: 4,
+        // Each takes most of a second of one core: 5 s would count a handful.
+        duration: Math.max(seconds, 20),
+        requests: [
+          {
+            method: 'POST',
+            path: '/images',
+            setupRequest: (req) => ({ ...req, ...photoInit(nextPhoto++ % photos.length)() }),
+          },
+        ],
+      }),
     );
+    await drain(api.base);
+    if (photosOnly)
+      rows.push(
+        await measure({
+          name: `POST /order after the uploads (${CUSTOMERS} customers)`,
+          url: api.base,
+          pid,
+          warmup: false,
+          conns: 10,
+          requests: [
+            {
+              method: 'POST',
+              path: '/order',
+              setupRequest: (req, context) => {
+                context.token ??= customers[nextCustomer++ % CUSTOMERS];
+                return {
+                  ...req,
+                  headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },
+                  body: JSON.stringify({ partsId: pick(partIds), qty: 20 }),
+                };
+              },
+            },
+          ],
+        }),
+      );
+    // Reads right after the order burst: invalidation keeps them correct, the cache refills.
+    if (!photosOnly)
+      rows.push(
+        await measure({
+          name: 'GET /parts?page (after orders)',
+          url: api.base,
+          pid,
+          requests: [pageRequest],
+        }),
+      );
     const authorizedAs = (token) => ({ authorization: `Bearer ${token}` });
-    for (const row of [
-      readRow(
-        'GET /order?user= (100 orders)',
-        () => `/order?user=${encodeURIComponent(BENCH_USER)}`,
-        authorizedAs(benchUserToken),
-      ),
-      readRow('GET /order/:id', () => `/order/${pick(orderIds)}`, asAdmin),
-      readRow('GET /admin/:email', () => `/admin/${someCustomer()}`, asAdmin),
-      readRow('GET /user/:email', () => `/user/${someCustomer()}`, asAdmin),
-      readRow(
-        'GET /orders?page= (random)',
-        () => `/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
-        asAdmin,
-      ),
-      readRow(
-        'GET /user?page= (random)',
-        () => `/user?page=${1 + Math.floor(Math.random() * userPages)}`,
-        asAdmin,
-      ),
-      readRow(
-        'GET /orders?page=&limit=25 (Manage Order)',
-        () => `/orders?page=${1 + Math.floor(Math.random() * adminOrderPages)}&limit=${ADMIN_PAGE_SIZE}`,
-        asAdmin,
-      ),
-      readRow(
-        'GET /user?page=&limit=25 (All Users)',
-        () => `/user?page=${1 + Math.floor(Math.random() * adminUserPages)}&limit=${ADMIN_PAGE_SIZE}`,
-        asAdmin,
-      ),
-    ]) {
+    for (const row of photosOnly
+      ? []
+      : [
+          readRow(
+            'GET /order?user= (100 orders)',
+            () => `/order?user=${encodeURIComponent(BENCH_USER)}`,
+            authorizedAs(benchUserToken),
+          ),
+          readRow('GET /order/:id', () => `/order/${pick(orderIds)}`, asAdmin),
+          readRow('GET /admin/:email', () => `/admin/${someCustomer()}`, asAdmin),
+          readRow('GET /user/:email', () => `/user/${someCustomer()}`, asAdmin),
+          readRow(
+            'GET /orders?page= (random)',
+            () => `/orders?page=${1 + Math.floor(Math.random() * orderPages)}`,
+            asAdmin,
+          ),
+          readRow(
+            'GET /user?page= (random)',
+            () => `/user?page=${1 + Math.floor(Math.random() * userPages)}`,
+            asAdmin,
+          ),
+          readRow(
+            'GET /orders?page=&limit=25 (Manage Order)',
+            () => `/orders?page=${1 + Math.floor(Math.random() * adminOrderPages)}&limit=${ADMIN_PAGE_SIZE}`,
+            asAdmin,
+          ),
+          readRow(
+            'GET /user?page=&limit=25 (All Users)',
+            () => `/user?page=${1 + Math.floor(Math.random() * adminUserPages)}&limit=${ADMIN_PAGE_SIZE}`,
+            asAdmin,
+          ),
+        ]) {
       rows.push(await measure(row));
       // Each route starts on an empty queue.
       await drain(api.base);

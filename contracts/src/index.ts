@@ -407,6 +407,26 @@ export const reviewInputSchema = z.object({
 });
 export type ReviewInput = z.infer<typeof reviewInputSchema>;
 
+// ---------- hosted photos ----------
+
+/** The photo formats POST /images takes (the bytes are checked, not only this header). */
+export const UPLOAD_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/** The largest photo POST /images takes, in bytes. */
+export const MAX_UPLOAD_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * A photo hosted by the API: `url` the WebP at most 1600 px on its longest side, `thumbUrl` the
+ * 400 px one, both paths on the API (`/uploads/<id>.webp`) that never change; width and height of
+ * the full-size file.
+ */
+export const hostedImageSchema = z.object({
+  url: z.string(),
+  thumbUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type HostedImage = z.infer<typeof hostedImageSchema>;
+
 // ---------- users ----------
 
 export const ROLES = ['admin', 'user'] as const;

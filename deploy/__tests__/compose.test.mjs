@@ -554,6 +554,9 @@ describe('deploy/csp.envsh (the front-end image computes its CSP at start)', () 
     }).stdout.trim();
     assert.equal(res.stdout, expected);
     assert.match(res.stdout, /connect-src [^;]*https:\/\/api\.shop\.example/);
+    // Hosted photos are served by the API; no whole scheme is allowed for images.
+    assert.match(res.stdout, /img-src [^;]*https:\/\/api\.shop\.example/);
+    assert.doesNotMatch(res.stdout, /img-src [^;]*\shttps:(\s|;|$)/);
     assert.match(res.stdout, /script-src [^;]*'sha256-/);
     assert.match(res.stdout, /frame-ancestors 'none'/);
     // An operator's own policy wins; a missing config.json stops the container with a message.

@@ -47,6 +47,9 @@ test('home, login, purchase, dashboard and payment run with no CSP violation', a
   expect(policy).toMatch(/script-src [^;]*'sha256-/);
   expect(policy).not.toContain('unsafe-inline');
   expect(policy).not.toContain('unsafe-eval');
+  // Photos from the shop's own origins and the API's /uploads/ only, never from any https origin.
+  expect(policy).toMatch(/img-src [^;]*http:\/\/(localhost|127\.0\.0\.1):\d+/);
+  expect(policy).not.toMatch(/img-src [^;]*\shttps?:(\s|;|$)/);
   expect(res?.headers()['x-content-type-options']).toBe('nosniff');
   await expect(
     page.getByRole('heading', { name: 'Motorcycle parts in bulk, straight from stock' }),

@@ -92,6 +92,16 @@ test('the policy allows exactly the configured origins, hashed inline code, no f
   }
   assert.ok(!directives['script-src'].includes('https://api.shop.example'), 'the API serves no scripts');
   assert.ok(directives['connect-src'].includes('https://api.shop.example'));
+  // Photos: the shop's own origins and the API's /uploads/, never any https origin at all; the
+  // Google account photos (the top bar's avatar) by name only.
+  assert.ok(directives['img-src'].includes('https://api.shop.example'), 'img-src allows the API’s /uploads/');
+  assert.ok(directives['img-src'].includes('https://www.shop.example'));
+  assert.ok(!directives['img-src'].includes('https:'), 'img-src allows no whole scheme');
+  assert.ok(!directives['img-src'].includes('http:'), 'img-src allows no whole scheme');
+  assert.deepEqual(
+    directives['img-src'].filter((s) => s.includes('*')),
+    ['https://*.googleusercontent.com', 'https://*.stripe.com'],
+  );
   assert.ok(directives['connect-src'].includes('http://127.0.0.1:9099'), 'the configured auth emulator');
   assert.ok(directives['connect-src'].includes('https://identitytoolkit.googleapis.com'));
   assert.ok(directives['connect-src'].includes('https://api.stripe.com'));

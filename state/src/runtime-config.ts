@@ -66,13 +66,26 @@ export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
   return config;
 }
 
+/** Photos the API hosts (uploads and re-hosted outside photos) live under this path of the API. */
+export const HOSTED_PHOTOS_PATH = '/uploads/';
+
 /**
- * Where a root-relative asset of the shell (a part's `/images/…` photo) loads from on this page:
- * unchanged inside the shell, from the shell's URL on a remote's standalone page.
+ * Where a root-relative asset loads from on this page: a photo the API hosts (`/uploads/…`) from
+ * the API's origin; one of the shell's (a part's `/images/…` photo) unchanged inside the shell,
+ * from the shell's URL on a remote's standalone page.
  */
 export function assetUrl(src: string): string {
+  if (src.startsWith(HOSTED_PHOTOS_PATH) && current?.apiBaseUrl) {
+    // Joined, not resolved: an API served under a path (https://shop.example/api) keeps it.
+    return current.apiBaseUrl.replace(/\/?$/, '') + src;
+  }
   const base = current?.shellUrl;
   if (!base || !src.startsWith('/') || src.startsWith('//')) return src;
   const url = new URL(src, base);
   return typeof location !== 'undefined' && url.origin === location.origin ? src : url.toString();
+}
+
+/** The small (400 px) version of a photo the API hosts; any other address as it is. */
+export function thumbnailUrl(src: string): string {
+  return /^\/uploads\/[0-9a-f]{32}\.webp$/.test(src) ? src.replace(/\.webp$/, '-400.webp') : src;
 }

@@ -1,4 +1,5 @@
-import type { Order } from '@motoparts/contracts';
+import type { HostedImage, Order } from '@motoparts/contracts';
+import sharp from 'sharp';
 import { OrderModel } from '../orders/model';
 import { UserModel } from '../users/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
@@ -28,6 +29,8 @@ interface Row {
   body?: (f: Fixture) => unknown;
   /** 'firebase' sends the role's Firebase ID token instead of our API token (token exchange). */
   token?: 'api' | 'firebase';
+  /** A body that is not JSON (a photo), with its content type. */
+  raw?: () => Promise<{ raw: Buffer; headers: Record<string, string> }>;
   expect: Record<Role, number>;
 }
 
@@ -56,6 +59,29 @@ const newCheckout = async (f: Fixture) => {
   });
   if (res.status !== 201) throw new Error(`checkout setup failed: ${res.status} ${res.text}`);
   return res.body.checkoutId;
+};
+/** A small PNG, different each time. */
+const photo = async () => ({
+  raw: await sharp({
+    create: {
+      width: 32,
+      height: 24,
+      channels: 3,
+      background: { r: Math.floor(Math.random() * 255), g: 80, b: 40 },
+    },
+  })
+    .png()
+    .toBuffer(),
+  headers: { 'content-type': 'image/png' },
+});
+/** A photo hosted by the admin: its `/uploads/` path. */
+const hostedPhoto = async (f: Fixture) => {
+  const res = await call<HostedImage>(t.base, 'POST', '/images', {
+    token: f.admin.token,
+    ...(await photo()),
+  });
+  if (res.status !== 201) throw new Error(`upload setup failed: ${res.status} ${res.text}`);
+  return res.body.url;
 };
 const newReview = async (f: Fixture) => {
   const res = await call<{ review: { _id: string } }>(t.base, 'POST', '/review', {
@@ -344,6 +370,19 @@ const ROWS: Row[] = [
     path: async (f) => `/checkout/${await newCheckout(f)}/order-again`,
     expect: { anon: 401, customer: 200, other: 403, admin: 403 },
   },
+  {
+    name: 'POST /images',
+    method: 'POST',
+    path: () => '/images',
+    raw: photo,
+    expect: { anon: 401, customer: 201, other: 201, admin: 201 },
+  },
+  {
+    name: 'GET /uploads/:file',
+    method: 'GET',
+    path: hostedPhoto,
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
 ];
 
 let t: TestApp;
@@ -376,7 +415,11 @@ it.each(cases)('%s as %s → %i', async (_name, role, expected, row) => {
   const path = await row.path(f);
   const who = role === 'anon' ? undefined : f[role];
   const token = who ? (row.token === 'firebase' ? who.idToken : who.token) : undefined;
-  const res = await call(t.base, row.method, path, { token, body: row.body?.(f) });
+  const res = await call(t.base, row.method, path, {
+    token,
+    body: row.body?.(f),
+    ...(row.raw ? await row.raw() : {}),
+  });
   expect({ status: res.status, body: res.status === expected ? 'ok' : res.body }).toEqual({
     status: expected,
     body: 'ok',

@@ -66,6 +66,8 @@ const ACCESS: Record<string, Access> = {
   'PATCH /checkout/:id': 'user',
   'POST /checkout/:id/order-again': 'user',
   'GET /sales': 'admin',
+  'POST /images': 'user',
+  'GET /uploads/:file': 'public',
 };
 
 const SCHEME: Record<Access, string | undefined> = {
@@ -183,6 +185,15 @@ describe('OpenAPI document', () => {
     );
     expect(names(doc.paths['/order']?.post, 'header')).toEqual(['Idempotency-Key']);
     expect(names(doc.paths['/webhooks/stripe']?.post, 'header')).toEqual(['Stripe-Signature']);
+    // A photo upload is the photo's bytes; the hosted file is served as WebP.
+    expect(Object.keys(doc.paths['/images']?.post?.requestBody?.content ?? {})).toEqual([
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
+    expect(Object.keys(doc.paths['/uploads/{file}']?.get?.responses['200']?.content ?? {})).toEqual([
+      'image/webp',
+    ]);
     for (const [path, method] of [
       ['/parts', 'post'],
       ['/parts/{id}', 'put'],

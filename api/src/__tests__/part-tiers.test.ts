@@ -156,7 +156,7 @@ describe('PUT /parts/:id', () => {
     const res = await putPart(part._id, {
       name: 'Renamed Plug',
       text: 'New text.',
-      img: 'https://example.com/plug.png',
+      img: '/images/parts/renamed-plug.svg',
       price: 6.5,
       qty: 200,
       category: 'gear',
@@ -167,7 +167,7 @@ describe('PUT /parts/:id', () => {
       _id: part._id,
       name: 'Renamed Plug',
       text: 'New text.',
-      img: 'https://example.com/plug.png',
+      img: '/images/parts/renamed-plug.svg',
       price: 6.5,
       qty: 200,
       availableQty: part.availableQty,

@@ -32,9 +32,12 @@ function refusal(limit: number) {
 export function jsonBody({
   limit,
   rawPaths,
+  streamedPaths = [],
 }: {
   limit: number;
   rawPaths: Record<string, number>;
+  /** Routes that read their own body from the request stream (a photo upload): left alone here. */
+  streamedPaths?: readonly string[];
 }): Middleware<AppState> {
   const parseJson = bodyParser({
     enableTypes: ['json'],
@@ -60,7 +63,7 @@ export function jsonBody({
     ]),
   );
   return async (ctx, next) => {
-    if (!WITH_BODY.includes(ctx.method) || !hasBody(ctx)) return next();
+    if (!WITH_BODY.includes(ctx.method) || !hasBody(ctx) || streamedPaths.includes(ctx.path)) return next();
     const parseRawBody = parseRaw.get(ctx.path);
     if (parseRawBody) {
       return parseRawBody(ctx, async () => {

@@ -27,7 +27,7 @@ const ERRORS: Record<ErrorStatus, string> = {
   409: 'CONFLICT: the record is not in a state that allows this.',
   413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES).',
   414: 'URI_TOO_LONG: the path and query are longer than 4 KB.',
-  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not of a type the route takes (JSON, or a photo where one is sent).',
   422: 'UNPROCESSABLE_ENTITY: the Idempotency-Key was used with another body.',
   429: 'TOO_MANY_REQUESTS: over the rate limit; `Retry-After` says when to try again.',
   500: 'INTERNAL: an unexpected error; the message names the request id.',
@@ -38,6 +38,7 @@ const ERRORS: Record<ErrorStatus, string> = {
 /** What each resource's tag groups in the document. */
 const TAGS: Record<string, string> = {
   health: 'Readiness and liveness probes.',
+  images: 'Photos hosted by the API: uploads and the files they are served as.',
   meta: 'This document.',
   orders: 'Placing, listing, cancelling and shipping orders.',
   cart: 'Each customer’s cart, kept by the API.',
@@ -82,6 +83,10 @@ const RESPONSE_HEADERS = {
   },
   Location: { description: 'Where the created record can be read.', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be reused.', schema: { type: 'string' } },
+  'X-Content-Type-Options': {
+    description: '`nosniff`: the answer is only ever read as the type it declares.',
+    schema: { type: 'string' },
+  },
 } as const;
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 
@@ -102,13 +107,15 @@ export interface RouteDoc {
     headers?: ResponseHeader[];
     /** Answers 304 to a matching If-None-Match. */
     revalidates?: boolean;
+    /** A body that is not JSON (a hosted photo): its media type. */
+    mediaType?: string;
   };
   /** Request headers it reads, besides Authorization and the body's Content-Type. */
   headers?: z.ZodObject;
   /** Who may call it, when the handler checks that itself (the Stripe webhook's signature). */
   security?: SecurityScheme;
   /** A body the route reads itself instead of `validate` (the Stripe webhook's signed bytes). */
-  rawBody?: { mediaType: string; description: string };
+  rawBody?: { mediaType: string | string[]; description: string };
   /** Refusals of the route's own rules; input, auth and rate-limit refusals come from its middleware. */
   errors?: ErrorStatus[];
   /** Answers without the database (no 503). */
@@ -186,11 +193,12 @@ export class ApiRoutes {
       414, // any route, before it runs (http/request-line.ts)
       500,
     ]);
-    const { status = 200, description, body, headers = [], revalidates } = doc.ok;
+    const { status = 200, description, body, headers = [], revalidates, mediaType } = doc.ok;
     const responses: Record<string, ResponseConfig> = {
       [status]: {
         description,
         ...(body ? { content: json(body) } : {}),
+        ...(mediaType ? { content: { [mediaType]: { schema: z.string().meta({ format: 'binary' }) } } } : {}),
         ...(headers.length > 0
           ? { headers: Object.fromEntries(headers.map((h) => [h, RESPONSE_HEADERS[h]])) }
           : {}),
@@ -221,7 +229,9 @@ export class ApiRoutes {
             ? {
                 body: {
                   description: doc.rawBody.description,
-                  content: { [doc.rawBody.mediaType]: { schema: z.string() } },
+                  content: Object.fromEntries(
+                    [doc.rawBody.mediaType].flat().map((type) => [type, { schema: z.string() }]),
+                  ),
                 },
               }
             : {}),

@@ -173,6 +173,21 @@ const envSchema = z.object({
     .default(DEFAULT_MAIL_FROM),
   /** `1`: the API sends no mail; SMTP_URL and SMTP_URL_FILE are then not read at all. */
   MAIL_DISABLED: bool,
+  /** How long fetching an outside photo address may take, redirects included (at most 10 s). */
+  IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(10_000),
+  /** How often the job re-hosting photos still stored as outside URLs looks for some; 0 = never. */
+  IMAGE_REHOST_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /** How many documents one pass of that job takes at most. */
+  IMAGE_REHOST_BATCH: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * Tests only (ignored unless NODE_ENV=test): `name=address,…` makes the photo fetcher resolve
+   * each name to that address and count the address as public, so one local server can stand in
+   * for a public one while every other local address stays refused.
+   */
+  IMAGE_FETCH_TEST_HOSTS: z
+    .string()
+    .regex(/^([\w.-]+=[\d.:a-fA-F]+(,|$))*$/, 'must be name=address,name=address')
+    .optional(),
 });
 
 const rateLimit = z
@@ -195,6 +210,7 @@ const rateLimitsSchema = z
     RATE_LIMIT_LISTING_ACCOUNT: rateLimit,
     RATE_LIMIT_STRIPE: rateLimit,
     RATE_LIMIT_CHECKOUT: rateLimit,
+    RATE_LIMIT_IMAGES: rateLimit,
   })
   .transform((v) => ({
     RATE_LIMITS: {
@@ -206,6 +222,7 @@ const rateLimitsSchema = z
       listingAccount: v.RATE_LIMIT_LISTING_ACCOUNT,
       stripe: v.RATE_LIMIT_STRIPE,
       checkout: v.RATE_LIMIT_CHECKOUT,
+      images: v.RATE_LIMIT_IMAGES,
     },
   }));
 
@@ -432,4 +449,17 @@ export function readModelKind(env: Pick<Env, 'READ_MODELS' | 'MONGODB_EMBEDDED'>
 export function shopUrl(env: Pick<Env, 'SHOP_URL' | 'CORS_ORIGINS'>): string {
   const url = env.SHOP_URL ?? env.CORS_ORIGINS[0] ?? 'http://localhost:3000';
   return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+/** The photo fetcher's test names (IMAGE_FETCH_TEST_HOSTS), honoured only when NODE_ENV=test. */
+export function imageFetchTestHosts(env: Env): ReadonlyMap<string, string> {
+  if (env.NODE_ENV !== 'test' || !env.IMAGE_FETCH_TEST_HOSTS) return new Map();
+  return new Map(
+    env.IMAGE_FETCH_TEST_HOSTS.split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [name = '', address = ''] = pair.split('=');
+        return [name.toLowerCase(), address] as const;
+      }),
+  );
 }

@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   checkout: { points: 10, seconds: 60, message: 'Too many checkouts in a short time' },
   /** Every route that calls Stripe (payment intents, payment claims, cancellations), per account. */
   stripe: { points: 20, seconds: 60, message: 'Too many payment requests in a short time' },
+  /** POST /images per account (each one decodes and re-encodes a photo). */
+  images: { points: 60, seconds: 60 * 60, message: 'Too many photos uploaded in a short time' },
 } as const;
 
 export type LimitName = keyof typeof RATE_LIMITS;

@@ -2,6 +2,7 @@ import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, type PriceTierCents } from '@motoparts/contracts';
 import { writeFeed, type WriteQuery, type WriteScope } from '../lib/write-feed';
 import { outboxFields, outboxHooks, outboxIndex } from '../mail/outbox-model';
+import { clearRehostFailureOnNewImg, rehostFields } from '../images/model';
 
 /** Where a part's stock stands for the admins' alerts, from worst up. */
 export const STOCK_LEVELS = ['soldOut', 'low'] as const;
@@ -60,6 +61,8 @@ const partSchema = new Schema(
      * still give their pieces back to it.
      */
     archived: { type: Boolean },
+    /** While `img` is still an outside URL: the re-hosting job's claim and failure (images/jobs.ts). */
+    ...rehostFields,
     ...outboxFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
@@ -76,6 +79,7 @@ partSchema.index({ journal: 1 });
 partSchema.index({ category: 1, _id: 1 });
 partSchema.index(...outboxIndex);
 outboxHooks(partSchema, 'parts');
+clearRehostFailureOnNewImg(partSchema);
 
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
 const IN_PLACE_FIELDS = new Set([
@@ -83,6 +87,8 @@ const IN_PLACE_FIELDS = new Set([
   'qty',
   'text',
   'img',
+  'imgClaimUntil',
+  'imgFailed',
   'updatedAt',
   'journal',
   'stockAlert',

@@ -13,6 +13,7 @@ import type { ApiRoutes } from '../http/openapi';
 import { listingCounter, listingLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
 import { pageHeaders } from '../lib/paging';
+import { hostedImg } from '../images/service';
 import * as parts from './service';
 import { createdPartSchema, deletedPartSchema, partIdParams, PartSchema } from './validators';
 
@@ -89,13 +90,19 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     {
       operationId: 'createPart',
       summary: 'Add a part',
+      description:
+        'An outside photo address (`img`: http or https) is fetched once by the API and stored as the path ' +
+        'of its hosted copy (`/uploads/<id>.webp`); one that cannot be fetched (not public, too large, too ' +
+        'slow, not a photo) is a 400 saying why.',
       ok: { status: 201, description: 'The part as stored.', body: createdPartSchema, headers: ['Location'] },
       errors: [409],
     },
     admin,
     validate({ body: partInputSchema }),
     async (ctx) => {
-      const part = await parts.createPart(ctx.state.input.body);
+      const { body } = ctx.state.input;
+      // An outside photo address is fetched once and hosted here before the part is written.
+      const part = await parts.createPart({ ...body, img: await hostedImg(env, body.img) });
       ctx.status = 201;
       ctx.set('Location', `/parts/${part._id}`);
       ctx.body = { success: true, part };
@@ -108,6 +115,7 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       operationId: 'editPart',
       summary: 'Edit a part',
       description:
+        'An outside photo address (`img`) is fetched once and hosted by the API (400 when it cannot be). ' +
         'Replaces the name, text, photo, price and minimum order (`qty`) and, when sent, the category and ' +
         'the volume prices (`priceTiers`; `[]` removes them; not sent, they are kept). Never the stock: ' +
         '`availableQty` changes only through restocks and orders, and a body carrying it is a 400. Tiers ' +
@@ -120,7 +128,10 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     validate({ params: partIdParams, body: partEditSchema }),
     async (ctx) => {
       const { params, body } = ctx.state.input;
-      ctx.body = await parts.editPart(params.id, body);
+      // The photo the part already has is kept as it is (an outside one is the job's to host);
+      // a new outside address is fetched once and hosted here.
+      const img = body.img === (await parts.storedImg(params.id)) ? body.img : await hostedImg(env, body.img);
+      ctx.body = await parts.editPart(params.id, { ...body, img });
     },
   );
 

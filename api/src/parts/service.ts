@@ -274,6 +274,13 @@ export async function editPart(id: string, edit: PartEdit): Promise<Part> {
   throw tiersConflict(current, 'Send priceTiers with this change to replace them.');
 }
 
+/** The part's stored photo address (404 when there is no such part). */
+export async function storedImg(id: string): Promise<string> {
+  const doc = await PartModel.findById(id, { img: 1 }).lean<{ img: string }>();
+  if (!doc) throw AppError.notFound('Part');
+  return doc.img;
+}
+
 /**
  * DELETE /parts/:id. A part that open orders still need (`hasOpenOrders`: holds, paid orders on
  * their way, disputes, an order being placed) is archived rather than removed: gone from the

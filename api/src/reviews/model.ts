@@ -1,5 +1,6 @@
 import { Schema, model, type InferSchemaType, type Types } from 'mongoose';
 import { writeFeed } from '../lib/write-feed';
+import { clearRehostFailureOnNewImg, rehostFields } from '../images/model';
 
 const reviewSchema = new Schema(
   {
@@ -12,12 +13,15 @@ const reviewSchema = new Schema(
     img: { type: String, required: true },
     review: { type: String, required: true },
     rating: { type: Number, required: true, min: 1, max: 5 },
+    /** While `img` is still an outside URL: the re-hosting job's claim and failure (images/jobs.ts). */
+    ...rehostFields,
   },
   { timestamps: true, strict: 'throw', versionKey: false },
 );
 // GET /review sorts newest first with an `_id` tie-break; the seed upserts by (email, review).
 reviewSchema.index({ createdAt: -1, _id: -1 });
 reviewSchema.index({ email: 1 });
+clearRehostFailureOnNewImg(reviewSchema);
 /** Every write to the reviews collection: each app's cached GET /review pages (reviews/service.ts) follow it. */
 export const reviewWrites = writeFeed(reviewSchema);
 

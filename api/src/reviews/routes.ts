@@ -7,6 +7,7 @@ import type { ApiRoutes } from '../http/openapi';
 import { listingCounter, listingLimited, rateLimited } from '../http/rate-limit';
 import { queryParser, validate } from '../http/validate';
 import { pageHeaders } from '../lib/paging';
+import { hostedImg } from '../images/service';
 import * as reviews from './service';
 import { createdReviewSchema, reviewIdParams, ReviewSchema } from './validators';
 
@@ -53,7 +54,9 @@ export function reviewRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     {
       operationId: 'postReview',
       summary: 'Post a review as yourself',
-      description: 'An `email` other than the caller’s is refused (403); it is never published.',
+      description:
+        'An `email` other than the caller’s is refused (403); it is never published. An outside photo ' +
+        'address (`img`) is fetched once and hosted by the API (400 when it cannot be).',
       ok: { status: 201, description: 'The review as published.', body: createdReviewSchema },
       errors: [403],
     },
@@ -62,7 +65,11 @@ export function reviewRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     // Counted once valid: a form with a typo does not use up the author's budget.
     rateLimited(limits, 'review', (state) => callerOf(state).uid),
     async (ctx) => {
-      const review = await reviews.createReview(callerOf(ctx.state), ctx.state.input.body);
+      const { body } = ctx.state.input;
+      const review = await reviews.createReview(callerOf(ctx.state), {
+        ...body,
+        img: await hostedImg(env, body.img),
+      });
       ctx.status = 201;
       ctx.body = { success: true, review };
     },

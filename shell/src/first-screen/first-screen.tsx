@@ -99,11 +99,13 @@ export default function firstScreen(): { head: string; root: string } {
   const fillPart =
     `if(m[3]&&h.hasAttribute('data-session'))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
     `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
-    `return fetch(cfg.apiBaseUrl.replace(/\\/?$/,'/')+'parts/'+m[0].exec(location.pathname)[m[3]])})` +
+    `var a=cfg.apiBaseUrl.replace(/\\/?$/,'');` +
+    `return fetch(a+'/parts/'+m[0].exec(location.pathname)[m[3]])` +
     `.then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.json()}).then(function(p){` +
     `return new Promise(function(r){w(function(){` +
     `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
-    `if(t)f(t,p);r(p)})})}).catch(function(){})]);`;
+    // A photo hosted by the API (`/uploads/…`) is shown from the API's origin (assetUrl).
+    `if(t)f(t,/^\\/uploads\\//.test(p.img)?Object.assign({},p,{img:a+p.img}):p);r(p)})})})}).catch(function(){})]);`;
   // The site's config, when the server has included it (CONFIG_ELEMENT_ID): the app and the
   // requests below start without a round trip for /config.json, which also left them waiting
   // for a turn of the main thread between the page's own tasks (measured: 90–150 ms at 4× CPU).

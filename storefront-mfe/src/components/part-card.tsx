@@ -1,7 +1,14 @@
 import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ADMIN_CANNOT_ORDER, CATEGORY_LABELS, isInStock, isLowStock } from '@motoparts/contracts/messages';
-import { assetUrl, formatCount, formatPrice, selectIsAdmin, useAppSelector } from '@motoparts/state';
+import {
+  assetUrl,
+  thumbnailUrl,
+  formatCount,
+  formatPrice,
+  selectIsAdmin,
+  useAppSelector,
+} from '@motoparts/state';
 import type { Part } from '@motoparts/contracts';
 import { PartFacts } from './part-facts';
 
@@ -21,9 +28,15 @@ export function PartImage({
   eager?: boolean;
 }) {
   const [failed, setFailed] = useState(false);
+  const src = failed ? PART_PLACEHOLDER : part.img;
+  // A photo the API hosts also has a 400 px version: the browser takes it where that is enough
+  // (a card at 1x), the full one elsewhere.
+  const small = thumbnailUrl(src);
   return (
     <img
-      src={assetUrl(failed ? PART_PLACEHOLDER : part.img)}
+      src={assetUrl(src)}
+      srcSet={small !== src ? `${assetUrl(small)} 400w, ${assetUrl(src)} 1600w` : undefined}
+      sizes={small !== src ? `${width}px` : undefined}
       alt={part.name}
       width={width}
       height={height}

@@ -1,6 +1,7 @@
 import { useFieldArray, type UseFormReturn } from 'react-hook-form';
 import { CATEGORY_LABELS, MAX_PRICE_TIERS, MIN_ORDER_QTY, PART_CATEGORIES } from '@motoparts/contracts';
 import { Field } from '../../../components/form-field';
+import { PhotoUpload } from '../../../components/photo-upload';
 import type { AddProductFormValues } from '../schema';
 
 /** Add Product's values; Edit holds the same, its `availableQty` shown, not sent (schema.ts). */
@@ -14,7 +15,7 @@ const FIELDS: { name: TextInput; label: string; hint?: string; numeric?: boolean
   { name: 'price', label: 'Price', hint: 'Unit price in US dollars, e.g. 12.50', numeric: true },
   { name: 'qty', label: 'Minimum order quantity', hint: `Usually ${MIN_ORDER_QTY}`, numeric: true },
   { name: 'availableQty', label: 'Available quantity', hint: 'Pieces in stock', numeric: true },
-  { name: 'img', label: 'Photo URL', hint: 'https://… or /images/…' },
+  { name: 'img', label: 'Photo URL', hint: 'https://… or /images/…, or upload a photo below' },
 ];
 
 /**
@@ -30,7 +31,7 @@ export function ProductFields<Out>({
   idPrefix: string;
   withStock: boolean;
 }) {
-  const { register, formState } = form;
+  const { register, formState, setValue, watch } = form;
   return (
     <>
       {FIELDS.filter((field) => withStock || field.name !== 'availableQty').map((field) => {
@@ -61,6 +62,11 @@ export function ProductFields<Out>({
           </Field>
         );
       })}
+      <PhotoUpload
+        idPrefix={idPrefix}
+        value={watch('img')}
+        onUploaded={(url) => setValue('img', url, { shouldDirty: true, shouldValidate: true })}
+      />
       <Field id={`${idPrefix}-category`} label="Category" error={formState.errors.category?.message}>
         {(describedBy) => (
           <select

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { MESSAGES, type ReviewInput } from '@motoparts/contracts';
 import { errorMessage, selectSessionUser, useAppSelector } from '@motoparts/state';
 import { Field } from '../../../components/form-field';
+import { PhotoUpload } from '../../../components/photo-upload';
 import { useAddReviewMutation } from '../api';
 import { addReviewFormSchema, type AddReviewFormValues } from '../schema';
 
@@ -11,7 +12,11 @@ import { addReviewFormSchema, type AddReviewFormValues } from '../schema';
 export default function AddReview() {
   const email = useAppSelector(selectSessionUser)?.email ?? '';
   const [addReview, adding] = useAddReviewMutation();
-  const { register, handleSubmit, reset, formState } = useForm<AddReviewFormValues, unknown, ReviewInput>({
+  const { register, handleSubmit, reset, formState, setValue, watch } = useForm<
+    AddReviewFormValues,
+    unknown,
+    ReviewInput
+  >({
     resolver: zodResolver(addReviewFormSchema),
     defaultValues: { email, img: '', review: '', rating: '' },
   });
@@ -55,6 +60,11 @@ export default function AddReview() {
             />
           )}
         </Field>
+        <PhotoUpload
+          idPrefix="review"
+          value={watch('img')}
+          onUploaded={(url) => setValue('img', url, { shouldDirty: true, shouldValidate: true })}
+        />
         <Field id="review-text" label="Review" error={errors.review?.message}>
           {(describedBy) => (
             <textarea
