@@ -19,6 +19,7 @@ import { createStripe } from './lib/stripe';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
+import { IMPORT_PATH, partTransferRoutes } from './parts/transfer-routes';
 import { checkoutRoutes } from './orders/checkout-routes';
 import { claimLegacyOrders } from './orders/legacy';
 import { paymentRoutes } from './payments/routes';
@@ -75,6 +76,7 @@ export function createRoutes({
   };
   healthRoutes(routes);
   partRoutes(routes, deps);
+  partTransferRoutes(routes, deps);
   orderRoutes(routes, deps);
   checkoutRoutes(routes, deps);
   paymentRoutes(routes, deps);
@@ -136,7 +138,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors(env));
   app.use(refuseLongUrls());
   app.use(cached.middleware());
-  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS }));
+  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS, ownPaths: [IMPORT_PATH] }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -25,9 +25,9 @@ const ERRORS: Record<ErrorStatus, string> = {
   403: 'FORBIDDEN: the caller may not do this.',
   404: 'NOT_FOUND: no such record.',
   409: 'CONFLICT: the record is not in a state that allows this.',
-  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES).',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES, or the route’s own).',
   414: 'URI_TOO_LONG: the path and query are longer than 4 KB.',
-  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not of the media type the route takes (JSON unless it says otherwise).',
   422: 'UNPROCESSABLE_ENTITY: the Idempotency-Key was used with another body.',
   429: 'TOO_MANY_REQUESTS: over the rate limit; `Retry-After` says when to try again.',
   500: 'INTERNAL: an unexpected error; the message names the request id.',
@@ -101,6 +101,8 @@ export interface RouteDoc {
     headers?: ResponseHeader[];
     /** Answers 304 to a matching If-None-Match. */
     revalidates?: boolean;
+    /** The answer's media type when not JSON (a CSV download); its body is then text. */
+    mediaType?: string;
   };
   /** Request headers it reads, besides Authorization and the body's Content-Type. */
   headers?: z.ZodObject;
@@ -185,11 +187,15 @@ export class ApiRoutes {
       414, // any route, before it runs (http/request-line.ts)
       500,
     ]);
-    const { status = 200, description, body, headers = [], revalidates } = doc.ok;
+    const { status = 200, description, body, headers = [], revalidates, mediaType } = doc.ok;
     const responses: Record<string, ResponseConfig> = {
       [status]: {
         description,
-        ...(body ? { content: json(body) } : {}),
+        ...(mediaType
+          ? { content: { [mediaType]: { schema: body ?? z.string() } } }
+          : body
+            ? { content: json(body) }
+            : {}),
         ...(headers.length > 0
           ? { headers: Object.fromEntries(headers.map((h) => [h, RESPONSE_HEADERS[h]])) }
           : {}),
