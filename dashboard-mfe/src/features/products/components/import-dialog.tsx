@@ -9,13 +9,16 @@ const products = (n: number) => `${formatCount(n)} ${n === 1 ? 'product' : 'prod
 
 /** What a report says, in one sentence: what would happen (dry run) or what happened. */
 function summary(report: PartImportReport, applied: boolean): string {
-  const rows =
-    report.errors.length === 0
+  const bad = new Set(report.errors.map((e) => e.row)).size;
+  const skipped =
+    bad === 0
       ? ''
-      : ` ${new Set(report.errors.map((e) => e.row)).size} rows have errors and ${applied ? 'were' : 'will be'} skipped.`;
+      : bad === 1
+        ? ` 1 row has errors and ${applied ? 'was' : 'will be'} skipped.`
+        : ` ${formatCount(bad)} rows have errors and ${applied ? 'were' : 'will be'} skipped.`;
   return applied
-    ? `Created ${products(report.created)}, updated ${products(report.updated)}; ${products(report.unchanged)} unchanged.${rows}`
-    : `Ready to create ${products(report.created)} and update ${products(report.updated)}; ${products(report.unchanged)} unchanged.${rows}`;
+    ? `Created ${products(report.created)}, updated ${products(report.updated)}; ${products(report.unchanged)} unchanged.${skipped}`
+    : `Ready to create ${products(report.created)} and update ${products(report.updated)}; ${products(report.unchanged)} unchanged.${skipped}`;
 }
 
 /**
