@@ -7,7 +7,6 @@ import { seriousViolations } from '../support/page-checks';
 import { postPaymentSucceeded } from '../support/webhook';
 import {
   adminSession,
-  adminToken,
   createTestPart,
   deletePart,
   findListedRow,

@@ -52,7 +52,10 @@ beforeAll(async () => {
   const o1 = await place(other, '=HYPERLINK("http://evil.example")');
   const o2 = await place(other);
   for (const id of [c2, c3, o2]) await pay(id);
-  const ship = await call(t.base, 'PATCH', `/order/${c3}/status`, { token: admin.token, body: { status: 'shipped' } });
+  const ship = await call(t.base, 'PATCH', `/order/${c3}/status`, {
+    token: admin.token,
+    body: { status: 'shipped' },
+  });
   if (ship.status !== 200) throw new Error(`ship failed: ${ship.status} ${ship.text}`);
   placed.push(
     { id: c1, who: 'customer', paid: false, status: 'pending' },
@@ -117,7 +120,9 @@ describe('GET /orders filters', () => {
 
   it('pages through what the filters keep; the Link header keeps the filters', async () => {
     const want = expected((p) => p.paid);
-    const res = await call<Order[]>(t.base, 'GET', '/orders?paid=true&page=2&limit=2', { token: admin.token });
+    const res = await call<Order[]>(t.base, 'GET', '/orders?paid=true&page=2&limit=2', {
+      token: admin.token,
+    });
     expect(res.body.map((o) => o._id)).toEqual(want.slice(2, 4));
     expect(res.headers.get('x-total-count')).toBe(String(want.length));
     expect(res.headers.get('link')).toContain('</orders?limit=2&page=1&paid=true>; rel="first"');
