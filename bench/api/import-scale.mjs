@@ -106,27 +106,42 @@ try {
     restock: '',
   }));
   const file = stringify([...edits, ...creates], { header: true, columns, record_delimiter: '\r\n' });
+  // A second file for the run with a shopper reading meanwhile: other prices and other new names.
+  const second = stringify(
+    [
+      ...edits.map((r) => ({
+        ...r,
+        price: (Number(r.price) + 0.01).toFixed(2),
+        availableQty: String(Number(r.availableQty) + Number(r.restock || 0)),
+        restock: '',
+      })),
+      ...creates.map((r) => ({ ...r, name: `${r.name} b` })),
+    ],
+    { header: true, columns, record_delimiter: '\r\n' },
+  );
 
-  const send = (dryRun) => async () => {
-    const res = await fetch(`${base}/import/parts${dryRun ? '?dryRun=true' : ''}`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'text/csv' },
-      body: file,
-    });
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(body)}`);
-    const { created, updated, unchanged, errors } = body;
-    // The errors by field and message, numbers left out ("is 95 now, not 70" → "is # now, not #").
-    const kinds = new Map();
-    for (const e of errors) {
-      const kind = `${e.field}: ${e.message.replace(/\d+/g, '#')}`;
-      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-    }
-    const byKind = [...kinds].map(([k, n]) => `\n    ${n} × ${k}`).join('');
-    return {
-      note: `created ${created}, updated ${updated}, unchanged ${unchanged}, errors ${errors.length}${byKind}`,
+  const send =
+    (dryRun, body = file) =>
+    async () => {
+      const res = await fetch(`${base}/import/parts${dryRun ? '?dryRun=true' : ''}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'text/csv' },
+        body,
+      });
+      const body = await res.json();
+      if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(body)}`);
+      const { created, updated, unchanged, errors } = body;
+      // The errors by field and message, numbers left out ("is 95 now, not 70" → "is # now, not #").
+      const kinds = new Map();
+      for (const e of errors) {
+        const kind = `${e.field}: ${e.message.replace(/\d+/g, '#')}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      const byKind = [...kinds].map(([k, n]) => `\n    ${n} × ${k}`).join('');
+      return {
+        note: `created ${created}, updated ${updated}, unchanged ${unchanged}, errors ${errors.length}${byKind}`,
+      };
     };
-  };
   console.log(
     `\nCSV import, ${ROWS.toLocaleString('en')} rows (${(file.length / 1024 / 1024).toFixed(1)} MB), on ` +
       `${SCALE.parts.toLocaleString('en')} parts and ${SCALE.orders.toLocaleString('en')} orders (seeded in ` +
@@ -135,6 +150,27 @@ try {
   await timed('POST /import/parts?dryRun=true', send(true));
   const applied = await timed('POST /import/parts (applied)', send(false));
   await timed('POST /import/parts (the same file again)', send(false));
+  // A shopper paging the catalogue one request at a time while a second file is applied: the
+  // catalogue hears of the import once, at its end, so these reads come from memory meanwhile.
+  let importing = true;
+  const latencies = [];
+  const reader = (async () => {
+    while (importing) {
+      const started = Date.now();
+      const res = await fetch(`${base}/parts?page=${1 + Math.floor(Math.random() * 400)}`);
+      await res.arrayBuffer();
+      latencies.push(Date.now() - started);
+    }
+  })();
+  const withReader = await timed('POST /import/parts (another file, a reader)', send(false, second));
+  importing = false;
+  await reader;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  console.log(
+    `  meanwhile GET /parts?page: ${latencies.length} reads, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, ` +
+      `max ${latencies.at(-1)} ms (${(latencies.length / withReader.seconds).toFixed(0)}/s)`,
+  );
   await timed('GET /parts (the catalogue read again)', async () => {
     const res = await fetch(`${base}/parts`);
     await res.arrayBuffer();

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { Order, Part, PartImportReport } from '@motoparts/contracts';
-import { PartModel } from '../parts/model';
+import type { WriteScope } from '../lib/write-feed';
+import { PartModel, partWrites } from '../parts/model';
 import { cast, uniqueEmail, type Account } from './support/auth';
 import { invariantProblems, readStock } from './support/faults';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
@@ -142,6 +143,27 @@ describe('dry run, row errors and apply', () => {
       ],
     });
     expect(await PartModel.countDocuments({ name: fresh })).toBe(1);
+  });
+});
+
+describe('the catalogue', () => {
+  it("hears of an import's writes once, before the answer; writes outside it as they happen", async () => {
+    const scopes: WriteScope[] = [];
+    const stop = partWrites.subscribe((scope) => scopes.push(scope));
+    try {
+      const names = [named('Batch one'), named('Batch two'), named('Batch three')];
+      const res = await importCsv(
+        csv(HEADER, ...names.map((n) => `${n},T.,/images/parts/x.svg,5.00,1,10,parts`)),
+      );
+      expect(res.body).toEqual({ created: 3, updated: 0, unchanged: 0, errors: [] });
+      expect(scopes).toEqual(['all']);
+      const listed = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent('Batch')}&limit=100`);
+      expect(listed.body.map((p) => p.name)).toEqual(expect.arrayContaining(names));
+      await insertPart();
+      expect(scopes).toEqual(['all', 'all']);
+    } finally {
+      stop();
+    }
   });
 });
 

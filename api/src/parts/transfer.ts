@@ -14,7 +14,7 @@ import {
 import { AppError } from '../lib/app-error';
 import { readCell } from '../lib/csv';
 import { toCents } from '../lib/money';
-import { PartModel, type PartDoc } from './model';
+import { PartModel, partWrites, type PartDoc } from './model';
 import * as parts from './service';
 
 /*
@@ -258,41 +258,45 @@ async function runImport(text: string, dryRun: boolean): Promise<ImportReport> {
   /** Which row first updated each part: a part is updated by one row of a file. */
   const updatedBy = new Map<string, number>();
 
-  for (const { row, cells: raw } of rows) {
-    const problems: Problem[] = [];
-    if (raw.length !== columns.length) {
-      report.errors.push({
-        row,
-        field: 'row',
-        message: `has ${raw.length} cells; the header has ${columns.length}`,
-      });
-      continue;
+  // The catalogue hears of the import's creates and edits once, at the end (before the answer):
+  // a shopper's read between two rows would otherwise load the whole catalogue again.
+  await partWrites.batch(async () => {
+    for (const { row, cells: raw } of rows) {
+      const problems: Problem[] = [];
+      if (raw.length !== columns.length) {
+        report.errors.push({
+          row,
+          field: 'row',
+          message: `has ${raw.length} cells; the header has ${columns.length}`,
+        });
+        continue;
+      }
+      const cells: Cells = {};
+      columns.forEach((c, i) => (cells[c] = readCell(raw[i] ?? '')));
+      const plan = planRow(cells, problems, { names, stored, updatedBy, row });
+      if (problems.length) {
+        report.errors.push(...problems.map((p) => ({ row, ...p })));
+        continue;
+      }
+      if (!plan || plan.kind === 'unchanged') {
+        report.unchanged++;
+        continue;
+      }
+      if (dryRun) {
+        report[plan.kind === 'create' ? 'created' : 'updated']++;
+        continue;
+      }
+      try {
+        await applyRow(plan, stored);
+        report[plan.kind === 'create' ? 'created' : 'updated']++;
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        const field =
+          plan.kind === 'update' && err.code === 'CONFLICT' && plan.restock ? 'availableQty' : 'row';
+        report.errors.push({ row, field, message: err.message });
+      }
     }
-    const cells: Cells = {};
-    columns.forEach((c, i) => (cells[c] = readCell(raw[i] ?? '')));
-    const plan = planRow(cells, problems, { names, stored, updatedBy, row });
-    if (problems.length) {
-      report.errors.push(...problems.map((p) => ({ row, ...p })));
-      continue;
-    }
-    if (!plan || plan.kind === 'unchanged') {
-      report.unchanged++;
-      continue;
-    }
-    if (dryRun) {
-      report[plan.kind === 'create' ? 'created' : 'updated']++;
-      continue;
-    }
-    try {
-      await applyRow(plan, stored);
-      report[plan.kind === 'create' ? 'created' : 'updated']++;
-    } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
-      const field =
-        plan.kind === 'update' && err.code === 'CONFLICT' && plan.restock ? 'availableQty' : 'row';
-      report.errors.push({ row, field, message: err.message });
-    }
-  }
+  });
   return report;
 }
 
