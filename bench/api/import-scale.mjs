@@ -126,7 +126,7 @@ try {
       const res = await fetch(`${base}/import/parts${dryRun ? '?dryRun=true' : ''}`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'text/csv' },
-        body,
+        body: content,
       });
       const body = await res.json();
       if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(body)}`);
