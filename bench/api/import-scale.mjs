@@ -121,7 +121,7 @@ try {
   );
 
   const send =
-    (dryRun, body = file) =>
+    (dryRun, content = file) =>
     async () => {
       const res = await fetch(`${base}/import/parts${dryRun ? '?dryRun=true' : ''}`, {
         method: 'POST',
