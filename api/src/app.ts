@@ -20,6 +20,7 @@ import { createStripe } from './lib/stripe';
 import { orderRoutes } from './orders/routes';
 import { catalogueFor, type PartCatalogue } from './parts/catalogue';
 import { partRoutes } from './parts/routes';
+import { IMPORT_PATH, partTransferRoutes } from './parts/transfer-routes';
 import { checkoutRoutes } from './orders/checkout-routes';
 import { claimLegacyOrders } from './orders/legacy';
 import { partHasOpenOrders } from './orders/lifecycle';
@@ -49,8 +50,11 @@ export interface AppDeps {
 
 /** Stripe signs the webhook's exact bytes; its events may be larger than our own bodies. */
 const RAW_BODY_PATHS = { '/webhooks/stripe': 512 * 1024 };
-/** Photo uploads are read from the stream by their route, with their own limit (images/routes.ts). */
-const STREAMED_BODY_PATHS = ['/images'];
+/**
+ * Bodies their routes read from the stream, each with its own limit and media type: photo uploads
+ * (images/routes.ts) and the CSV import (parts/transfer-routes.ts).
+ */
+const OWN_BODY_PATHS = ['/images', IMPORT_PATH];
 
 /** Every route of the API, registered on one router and documented in one OpenAPI document. */
 export function createRoutes({
@@ -81,6 +85,7 @@ export function createRoutes({
   };
   healthRoutes(routes);
   partRoutes(routes, deps);
+  partTransferRoutes(routes, deps);
   orderRoutes(routes, deps);
   checkoutRoutes(routes, deps);
   paymentRoutes(routes, deps);
@@ -144,9 +149,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors(env));
   app.use(refuseLongUrls());
   app.use(cached.middleware());
-  app.use(
-    jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS, streamedPaths: STREAMED_BODY_PATHS }),
-  );
+  app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS, ownPaths: OWN_BODY_PATHS }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

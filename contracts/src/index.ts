@@ -214,6 +214,24 @@ export const partEditSchema = z
   .superRefine(checkPriceTiers);
 export type PartEdit = z.infer<typeof partEditSchema>;
 
+/**
+ * POST /import/parts's answer: what was (or with `?dryRun=true` would be) done, and each row's
+ * problems, numbered as a spreadsheet numbers rows (the header is row 1).
+ */
+export const partImportReportSchema = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.array(
+    z.object({
+      row: z.number().int().meta({ description: 'As a spreadsheet numbers it: the header is row 1.' }),
+      field: z.string(),
+      message: z.string(),
+    }),
+  ),
+});
+export type PartImportReport = z.infer<typeof partImportReportSchema>;
+
 export const partListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(24),
@@ -493,6 +511,33 @@ export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/**
+ * Manage Order's filters (GET /orders, GET /export/orders.csv): the status, paid or not, and a
+ * search that is an order's id or the buyer's email address (the whole address, any case).
+ */
+export const orderFilterSchema = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  /** Only `true` or `false` (a query string has no booleans; anything else is a 400). */
+  paid: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+  q: z
+    .string()
+    .max(254, { abort: true })
+    .trim()
+    .toLowerCase()
+    .refine((v) => v === '' || objectIdSchema.safeParse(v).success || emailSchema.safeParse(v).success, {
+      message: "must be an order id or a customer's email address",
+    })
+    .optional(),
+});
+export type OrderFilter = z.infer<typeof orderFilterSchema>;
+
+/** GET /orders: a page of the orders the filters keep. */
+export const orderListQuerySchema = pageQuerySchema.extend(orderFilterSchema.shape);
+export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
 /** GET /order?user=<email> */
 export const userOrdersQuerySchema = pageQuerySchema.extend({ user: emailSchema });

@@ -100,6 +100,10 @@ const partBody = () => ({
   availableQty: 1000,
 });
 
+/** A file for the import's row (a string body is sent as CSV). */
+const IMPORT_CSV =
+  'name,text,img,price,qty,availableQty,category\r\nMatrix CSV Part,From a file.,/images/parts/x.svg,5.00,1,10,parts\r\n';
+
 const ROWS: Row[] = [
   {
     name: 'GET /parts',
@@ -185,6 +189,31 @@ const ROWS: Row[] = [
     name: 'GET /orders',
     method: 'GET',
     path: () => '/orders',
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'GET /orders?status=&paid=&q=',
+    method: 'GET',
+    path: (f) => `/orders?status=pending&paid=false&q=${encodeURIComponent(f.customer.email)}`,
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'GET /export/orders.csv',
+    method: 'GET',
+    path: () => '/export/orders.csv?paid=false',
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'POST /import/parts',
+    method: 'POST',
+    path: () => '/import/parts?dryRun=true',
+    body: () => IMPORT_CSV,
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
+  {
+    name: 'GET /export/parts.csv',
+    method: 'GET',
+    path: () => '/export/parts.csv',
     expect: { anon: 401, customer: 403, other: 403, admin: 200 },
   },
   {
@@ -415,9 +444,10 @@ it.each(cases)('%s as %s → %i', async (_name, role, expected, row) => {
   const path = await row.path(f);
   const who = role === 'anon' ? undefined : f[role];
   const token = who ? (row.token === 'firebase' ? who.idToken : who.token) : undefined;
+  const body = row.body?.(f);
   const res = await call(t.base, row.method, path, {
     token,
-    body: row.body?.(f),
+    ...(typeof body === 'string' ? { raw: body, headers: { 'content-type': 'text/csv' } } : { body }),
     ...(row.raw ? await row.raw() : {}),
   });
   expect({ status: res.status, body: res.status === expected ? 'ok' : res.body }).toEqual({

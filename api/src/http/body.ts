@@ -27,17 +27,18 @@ function refusal(limit: number) {
  * string or an array is the schema's 400, not the parser's). The parsed body is in
  * `ctx.request.body`, `undefined` when none was sent. Paths in `rawPaths` get their exact bytes
  * in `ctx.state.rawBody` instead, whatever the content type, with their own limit: Stripe signs
- * the bytes it sent.
+ * the bytes it sent. Paths in `ownPaths` are passed by unread: their route reads the body itself,
+ * after checking the caller (http/csv-body.ts).
  */
 export function jsonBody({
   limit,
   rawPaths,
-  streamedPaths = [],
+  ownPaths = [],
 }: {
   limit: number;
   rawPaths: Record<string, number>;
-  /** Routes that read their own body from the request stream (a photo upload): left alone here. */
-  streamedPaths?: readonly string[];
+  /** Routes that read their own body from the request stream (a photo, a CSV file): left alone here. */
+  ownPaths?: readonly string[];
 }): Middleware<AppState> {
   const parseJson = bodyParser({
     enableTypes: ['json'],
@@ -63,7 +64,7 @@ export function jsonBody({
     ]),
   );
   return async (ctx, next) => {
-    if (!WITH_BODY.includes(ctx.method) || !hasBody(ctx) || streamedPaths.includes(ctx.path)) return next();
+    if (!WITH_BODY.includes(ctx.method) || !hasBody(ctx) || ownPaths.includes(ctx.path)) return next();
     const parseRawBody = parseRaw.get(ctx.path);
     if (parseRawBody) {
       return parseRawBody(ctx, async () => {

@@ -23,6 +23,8 @@ export interface AppState {
   caller?: Caller;
   /** The Firebase ID token of a token exchange (PUT /user/:email). */
   idToken?: string;
+  /** A CSV upload's text (http/csv-body.ts), only on the routes that take one. */
+  csvText?: string;
   /** The route's params, query and body as its `validate` middleware parsed them. */
   input?: unknown;
 }

@@ -25,9 +25,9 @@ const ERRORS: Record<ErrorStatus, string> = {
   403: 'FORBIDDEN: the caller may not do this.',
   404: 'NOT_FOUND: no such record.',
   409: 'CONFLICT: the record is not in a state that allows this.',
-  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES).',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (BODY_LIMIT_BYTES, or the route’s own).',
   414: 'URI_TOO_LONG: the path and query are longer than 4 KB.',
-  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not of a type the route takes (JSON, or a photo where one is sent).',
+  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not of the media type the route takes (JSON unless it says otherwise: a photo, a CSV file).',
   422: 'UNPROCESSABLE_ENTITY: the Idempotency-Key was used with another body.',
   429: 'TOO_MANY_REQUESTS: over the rate limit; `Retry-After` says when to try again.',
   500: 'INTERNAL: an unexpected error; the message names the request id.',
@@ -107,7 +107,7 @@ export interface RouteDoc {
     headers?: ResponseHeader[];
     /** Answers 304 to a matching If-None-Match. */
     revalidates?: boolean;
-    /** A body that is not JSON (a hosted photo): its media type. */
+    /** The answer's media type when not JSON: a CSV download (text) or a hosted photo (binary). */
     mediaType?: string;
   };
   /** Request headers it reads, besides Authorization and the body's Content-Type. */
@@ -197,8 +197,19 @@ export class ApiRoutes {
     const responses: Record<string, ResponseConfig> = {
       [status]: {
         description,
-        ...(body ? { content: json(body) } : {}),
-        ...(mediaType ? { content: { [mediaType]: { schema: z.string().meta({ format: 'binary' }) } } } : {}),
+        ...(mediaType
+          ? {
+              content: {
+                [mediaType]: {
+                  schema:
+                    body ??
+                    (mediaType.startsWith('text/') ? z.string() : z.string().meta({ format: 'binary' })),
+                },
+              },
+            }
+          : body
+            ? { content: json(body) }
+            : {}),
         ...(headers.length > 0
           ? { headers: Object.fromEntries(headers.map((h) => [h, RESPONSE_HEADERS[h]])) }
           : {}),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MongooseQueryMiddleware, Query, Schema } from 'mongoose';
 
 /** What a write can have changed: some documents' fields that never move them in a list, or anything. */
@@ -18,6 +19,14 @@ export interface WriteFeed {
   subscribe(listener: WriteListener): () => void;
   /** For a write made through the driver (`Model.collection`), which no Mongoose hook sees. */
   announce(scope: WriteScope): void;
+  /**
+   * Runs `work`, whose writes that change anything (`all`) are told once, when it ends, instead of
+   * one by one; writes of single documents in place, and every write made outside `work` (other
+   * requests meanwhile), are told as they happen. For a long run of writes whose caller answers
+   * only at the end (an import): each `all` drops every cached answer, and a reader between two
+   * of them would load the whole collection again.
+   */
+  batch<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const WRITE_QUERIES: MongooseQueryMiddleware[] = [
@@ -52,8 +61,15 @@ export function writeFeed(
   scopeOf: (query: WriteQuery) => WriteScope = () => 'all',
 ): WriteFeed {
   const listeners = new Set<WriteListener>();
-  const emit = (scope: WriteScope) => {
+  // The batch the current write belongs to (followed through awaits, so only `work`'s own writes).
+  const batches = new AsyncLocalStorage<{ all: boolean }>();
+  const tell = (scope: WriteScope) => {
     for (const listener of listeners) listener(scope);
+  };
+  const emit = (scope: WriteScope) => {
+    const batch = batches.getStore();
+    if (scope === 'all' && batch) batch.all = true;
+    else tell(scope);
   };
   const fromQuery = (query: AnyQuery) => emit(scopeOf(writeQueryOf(query)));
   const all = () => emit('all');
@@ -95,5 +111,13 @@ export function writeFeed(
       return () => listeners.delete(listener);
     },
     announce: emit,
+    async batch(work) {
+      const batch = { all: false };
+      try {
+        return await batches.run(batch, work);
+      } finally {
+        if (batch.all) tell('all');
+      }
+    },
   };
 }

@@ -92,12 +92,15 @@ const orderSchema = new Schema(
 );
 // GET /order?user= and GET /orders sort newest first with an `_id` tie-break (api/INDEXES.md).
 orderSchema.index({ uid: 1, createdAt: -1, _id: -1 });
-// Orders written before accounts were keyed by uid are claimed by email at the first sign-in.
-orderSchema.index({ user: 1 });
+// Manage Order's search by the buyer's address, newest first; its prefix serves the claim by email
+// of orders written before accounts were keyed by uid, at the first sign-in.
+orderSchema.index({ user: 1, createdAt: -1, _id: -1 });
 orderSchema.index({ createdAt: -1, _id: -1 });
-// The recovery pass looks only at orders in a transient hold; the expiry pass at unpaid pending ones.
+// The recovery pass looks only at orders in a transient hold.
 orderSchema.index({ hold: 1 });
-orderSchema.index({ paid: 1, status: 1, createdAt: 1 });
+// Manage Order's filters (paid, status, both; a status alone as `paid: {$in: [false, true]}`),
+// newest first, and the expiry pass (unpaid, pending, placed before a time).
+orderSchema.index({ paid: 1, status: 1, createdAt: -1, _id: -1 });
 // The Overview reads paid orders by payment time, and those paid before it was recorded (no
 // `paidAt`) by placing time: both ranges of this one index (sales/read-models.ts).
 orderSchema.index({ paidAt: 1, createdAt: 1 });

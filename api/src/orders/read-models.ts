@@ -1,4 +1,4 @@
-import type { Order } from '@motoparts/contracts';
+import { objectIdSchema, type Order, type OrderFilter } from '@motoparts/contracts';
 import { cacheBytes } from '../lib/cache-budget';
 import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
 import {
@@ -25,8 +25,10 @@ import { orderTimeline } from './timeline';
  * embedded-lists.test.ts), and the API suite runs with each.
  */
 export interface OrderReads {
-  /** The admin's list: every listed order, newest first, and how many there are. */
-  listAll(page: number, limit: number): Promise<{ items: Order[]; total: number }>;
+  /** The admin's list: every listed order the filter keeps, newest first, and how many there are. */
+  listAll(page: number, limit: number, filter?: OrderFilter): Promise<{ items: Order[]; total: number }>;
+  /** Every listed order the filter keeps, newest first, one at a time (Manage Order's export). */
+  listAllRows(filter: OrderFilter): AsyncIterable<OrderRow>;
   /** My Order: one account's orders, newest first, as the answer's body, ETag and total. */
   listOf(uid: string, page: number, limit: number): Promise<CachedJson>;
   /** An order's row when this model keeps it in memory (GET /order/:id); undefined otherwise. */
@@ -43,6 +45,42 @@ export interface OrderReads {
 
 const VISIBLE = { hold: { $nin: HIDDEN_HOLDS } };
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** The search of Manage Order: an order's id, or else the buyer's address (lower case, whole). */
+const searchOf = (q: string | undefined) =>
+  !q ? {} : objectIdSchema.safeParse(q).success ? { id: q } : { email: q };
+
+/**
+ * Manage Order's filters as a query. A status alone is asked as `paid: {$in: [false, true]}`, so
+ * the `{paid, status, createdAt, _id}` index serves it as well (MongoDB merges the two ranges in
+ * list order) and one index covers every filter but the search (api/INDEXES.md).
+ */
+export function orderFilterQuery(filter: OrderFilter = {}): Record<string, unknown> {
+  const { id, email } = searchOf(filter.q);
+  return {
+    ...VISIBLE,
+    ...(id ? { _id: id } : {}),
+    ...(email ? { user: email } : {}),
+    ...(filter.paid !== undefined
+      ? { paid: filter.paid }
+      : filter.status && !id && !email
+        ? { paid: { $in: [false, true] } }
+        : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+  };
+}
+
+/** The same filters for a kept row (MemoryOrderReads); undefined when nothing is filtered. */
+export function orderFilterMatch(filter: OrderFilter = {}): ((row: OrderRow) => boolean) | undefined {
+  const { id, email } = searchOf(filter.q);
+  const { status, paid } = filter;
+  if (!id && !email && !status && paid === undefined) return undefined;
+  return (row) =>
+    (!id || String(row._id) === id) &&
+    (!email || row.user === email) &&
+    (paid === undefined || row.paid === paid) &&
+    (!status || row.status === status);
+}
 
 const dueQuery = (cutoff: number) =>
   OrderModel.find({ paid: false, status: 'pending', createdAt: { $lte: new Date(cutoff) } }).lean<
@@ -70,8 +108,16 @@ export class DatabaseOrderReads implements OrderReads {
     return { items: docs.map((d) => toOrder(d, this.rules)), total };
   }
 
-  listAll(page: number, limit: number): Promise<{ items: Order[]; total: number }> {
-    return this.pageOf(VISIBLE, page, limit);
+  listAll(page: number, limit: number, filter?: OrderFilter): Promise<{ items: Order[]; total: number }> {
+    return this.pageOf(orderFilterQuery(filter), page, limit);
+  }
+
+  async *listAllRows(filter: OrderFilter): AsyncIterable<OrderRow> {
+    const cursor = OrderModel.find(orderFilterQuery(filter))
+      .sort(NEWEST_FIRST)
+      .lean<OrderDoc>()
+      .cursor({ batchSize: 500 });
+    for await (const doc of cursor as AsyncIterable<OrderDoc>) yield doc;
   }
 
   async listOf(uid: string, page: number, limit: number): Promise<CachedJson> {
@@ -152,9 +198,26 @@ export class MemoryOrderReads implements OrderReads {
     });
   }
 
-  async listAll(page: number, limit: number): Promise<{ items: Order[]; total: number }> {
-    const { docs, total } = await orderTimeline().page(page, limit);
-    return { items: docs.map((d) => toOrder(d, this.rules)), total };
+  async listAll(
+    page: number,
+    limit: number,
+    filter?: OrderFilter,
+  ): Promise<{ items: Order[]; total: number }> {
+    const match = orderFilterMatch(filter);
+    if (!match) {
+      const { docs, total } = await orderTimeline().page(page, limit);
+      return { items: docs.map((d) => toOrder(d, this.rules)), total };
+    }
+    const rows = await orderTimeline().matching(match, searchOf(filter?.q).id);
+    return {
+      items: rows.slice((page - 1) * limit, page * limit).map((d) => toOrder(d, this.rules)),
+      total: rows.length,
+    };
+  }
+
+  async *listAllRows(filter: OrderFilter): AsyncIterable<OrderRow> {
+    const match = orderFilterMatch(filter);
+    yield* await orderTimeline().matching(match ?? (() => true), searchOf(filter.q).id);
   }
 
   listOf(uid: string, page: number, limit: number): Promise<CachedJson> {

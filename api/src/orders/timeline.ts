@@ -380,6 +380,26 @@ export class OrderTimeline {
   }
 
   /**
+   * The listed orders `match` keeps, newest first (Manage Order's filters and its export): the
+   * rows as for a page, of every listed order (those not kept are read by `_id`), or of the one
+   * order `id` when the search names one. At 50,000 orders whose rows are kept, a pass over them
+   * in memory; the embedded database could only read every order for it.
+   */
+  async matching(match: (row: OrderRow) => boolean, id?: string): Promise<OrderRow[]> {
+    for (let round = 0; ; round++) {
+      const entries = await this.sorted();
+      let ids: string[];
+      if (id !== undefined) ids = this.byId.has(id) ? [id] : [];
+      else {
+        ids = new Array<string>(entries.length);
+        for (let i = 0; i < entries.length; i++) ids[i] = (entries[entries.length - 1 - i] as Entry).id;
+      }
+      const { rows, done } = await this.rowsOf(entries, ids, round);
+      if (done) return rows.filter(match);
+    }
+  }
+
+  /**
    * A customer's listed orders, newest first (GET /order?user= on the embedded database): their
    * ids from memory, their rows as for a page. An order found to be someone else's (its uid set
    * behind the API's back) is filed under its owner and left out.

@@ -50,3 +50,41 @@ function historyOf(doc: OrderRow): OrderEvent[] {
   }
   return events;
 }
+
+/** Manage Order's export (GET /export/orders.csv): its columns, in order. */
+export const ORDER_COLUMNS = [
+  '_id',
+  'createdAt',
+  'user',
+  'userName',
+  'partsId',
+  'Parts',
+  'qty',
+  'price',
+  'paid',
+  'transactionId',
+  'status',
+  'carrier',
+  'trackingNumber',
+  'refunded',
+] as const;
+
+/** An order as one row of the export, in ORDER_COLUMNS order. */
+export function orderCsvRow(order: Order): string[] {
+  return [
+    order._id,
+    order.createdAt ?? '',
+    order.user,
+    order.userName,
+    order.partsId,
+    order.Parts,
+    String(order.qty),
+    order.price.toFixed(2),
+    order.paid ? 'true' : 'false',
+    order.transactionId ?? '',
+    order.status,
+    order.carrier ?? '',
+    order.trackingNumber ?? '',
+    order.refunded === undefined ? '' : order.refunded.toFixed(2),
+  ];
+}

@@ -10,6 +10,7 @@ import {
   type PriceTierCents,
   type PartListQuery,
   type PartSort,
+  STOCK_NOT_EDITABLE,
 } from '@motoparts/contracts';
 import { AppError } from '../lib/app-error';
 import { toCents, toDollars } from '../lib/money';
@@ -303,16 +304,26 @@ export async function deletePart(
   return { archived: false };
 }
 
-/** Adds stock with one atomic $inc: concurrent restocks never overwrite each other. */
-export async function restock(id: string, quantity: number): Promise<Part> {
+/**
+ * Adds stock with one atomic $inc: concurrent restocks never overwrite each other. With `from`,
+ * only while the stock is still that many pieces (the count the restock was made against; an
+ * import's row), checked in the same update, so a file applied twice restocks once (409).
+ */
+export async function restock(id: string, quantity: number, { from }: { from?: number } = {}): Promise<Part> {
   const doc = await PartModel.findOneAndUpdate(
-    { _id: id },
+    from === undefined ? { _id: id } : { _id: id, availableQty: from },
     { $inc: { availableQty: quantity } },
     { new: true },
   ).lean<PartDoc>();
-  if (!doc) throw AppError.notFound('Part');
-  return toPart(doc);
+  if (doc) return toPart(doc);
+  const current = await PartModel.findById(id, { availableQty: 1 }).lean<PartDoc>();
+  if (!current) throw AppError.notFound('Part');
+  throw AppError.conflict(stockMovedMessage(current.availableQty, from ?? current.availableQty));
 }
+
+/** Why a change counted against `expected` pieces of stock was refused. */
+export const stockMovedMessage = (now: number, expected: number): string =>
+  `is ${now} now, not ${expected}: the stock ${STOCK_NOT_EDITABLE}`;
 
 /** Takes stock away (admin write-off), never below zero: a conditional atomic $inc. */
 export async function reduceStock(id: string, quantity: number): Promise<Part> {

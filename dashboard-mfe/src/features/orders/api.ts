@@ -1,6 +1,25 @@
-import type { Order, ShippingStatusInput } from '@motoparts/contracts';
+import type { Order, OrderStatus, ShippingStatusInput } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, orderTag, orderTags, stockTags } from '@motoparts/state';
+import { saveAs } from '../../lib/download';
 import { ADMIN_PAGE_SIZE, toListPage, type ListPage } from '../../lib/list-page';
+
+/** Manage Order's filters, as the page's URL and the API's query both hold them. */
+export interface OrderFilters {
+  status?: OrderStatus;
+  paid?: boolean;
+  /** An order's id or a customer's email address. */
+  q?: string;
+}
+
+/** One page of Manage Order: its number and the filters. */
+export type AllOrdersArgs = OrderFilters & { page: number };
+
+/** The filters as query parameters (those not set left out). */
+const filterParams = ({ status, paid, q }: OrderFilters) => ({
+  ...(status ? { status } : {}),
+  ...(paid !== undefined ? { paid } : {}),
+  ...(q ? { q } : {}),
+});
 
 /** A customer's own orders are few; one page of the API's maximum size covers them. */
 const MY_ORDERS_LIMIT = 100;
@@ -24,8 +43,11 @@ export const ordersApi = baseApi.injectEndpoints({
       invalidatesTags: (_res, _err, { id, partsId }) => [...orderTags(id), ...stockTags(partsId)],
     }),
 
-    getAllOrders: build.query<ListPage<Order>, number>({
-      query: (page) => ({ url: '/orders', params: { page, limit: ADMIN_PAGE_SIZE } }),
+    getAllOrders: build.query<ListPage<Order>, AllOrdersArgs>({
+      query: ({ page, ...filters }) => ({
+        url: '/orders',
+        params: { page, limit: ADMIN_PAGE_SIZE, ...filterParams(filters) },
+      }),
       transformResponse: (orders: Order[], meta) => toListPage(orders, meta),
       providesTags: (list) => [LIST_TAGS.allOrders, ...(list?.items.map((o) => orderTag(o._id)) ?? [])],
     }),
@@ -34,15 +56,24 @@ export const ordersApi = baseApi.injectEndpoints({
      * back (→ Pending) or marks it delivered. The page's row takes the server's answer at once;
      * both order lists and the order are then refreshed (the customer's My Order included).
      */
-    setShippingStatus: build.mutation<Order, ShippingStatusInput & { id: string; page: number }>({
+    /** GET /export/orders.csv with Manage Order's filters, saved as orders.csv. */
+    exportOrders: build.mutation<null, OrderFilters>({
+      query: (filters) => ({
+        url: '/export/orders.csv',
+        params: filterParams(filters),
+        responseHandler: saveAs('orders.csv'),
+        cache: 'no-store',
+      }),
+    }),
+    setShippingStatus: build.mutation<Order, ShippingStatusInput & { id: string; list: AllOrdersArgs }>({
       query: ({ id, status, carrier, trackingNumber }) => ({
         url: `/order/${encodeURIComponent(id)}/status`,
         method: 'PATCH',
         body: { status, ...(carrier ? { carrier } : {}), ...(trackingNumber ? { trackingNumber } : {}) },
       }),
-      async onQueryStarted({ page }, { dispatch, queryFulfilled }) {
+      async onQueryStarted({ list }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data) dispatch(replaceListed(page, data));
+        if (data) dispatch(replaceListed(list, data));
       },
       // A refusal (409) refreshes too: the order changed meanwhile, and the row should say how.
       invalidatesTags: (_res, _err, { id }) => orderTags(id),
@@ -67,13 +98,14 @@ export const {
   useGetMyOrdersQuery,
   useCancelOrderMutation,
   useGetAllOrdersQuery,
+  useExportOrdersMutation,
   useSetShippingStatusMutation,
   useRefundOrderMutation,
 } = ordersApi;
 
 /** Puts the server's answer for one order in Manage Order's cached page, where that order is listed. */
-function replaceListed(page: number, order: Order) {
-  return ordersApi.util.updateQueryData('getAllOrders', page, (list) => {
+function replaceListed(args: AllOrdersArgs, order: Order) {
+  return ordersApi.util.updateQueryData('getAllOrders', args, (list) => {
     const i = list.items.findIndex((o) => o._id === order._id);
     if (i >= 0) list.items[i] = order;
   });

@@ -1,5 +1,6 @@
-import type { DeletedPart, Part, PartEdit, PartInput } from '@motoparts/contracts';
+import type { DeletedPart, Part, PartEdit, PartImportReport, PartInput } from '@motoparts/contracts';
 import { baseApi, LIST_TAGS, stockTags } from '@motoparts/state';
+import { saveAs } from '../../lib/download';
 
 /**
  * Add Product, Manage Products and Edit. The lists of parts are the shared kit's catalog reads
@@ -29,8 +30,29 @@ export const productsApi = baseApi.injectEndpoints({
       }),
       invalidatesTags: (_res, _err, { id }) => stockTags(id),
     }),
+    /** POST /import/parts: a dry run reports only; applying refreshes every list of parts. */
+    importParts: build.mutation<PartImportReport, { file: Blob; dryRun: boolean }>({
+      query: ({ file, dryRun }) => ({
+        url: '/import/parts',
+        method: 'POST',
+        params: { dryRun },
+        headers: { 'content-type': 'text/csv' },
+        body: file,
+      }),
+      invalidatesTags: (_res, _err, { dryRun }) => (dryRun ? [] : [LIST_TAGS.parts]),
+    }),
+    /** GET /export/parts.csv, saved as parts.csv. */
+    exportParts: build.mutation<null, void>({
+      query: () => ({ url: '/export/parts.csv', responseHandler: saveAs('parts.csv'), cache: 'no-store' }),
+    }),
   }),
 });
 
-export const { useAddPartMutation, useEditPartMutation, useDeletePartMutation, useRestockPartMutation } =
-  productsApi;
+export const {
+  useAddPartMutation,
+  useEditPartMutation,
+  useDeletePartMutation,
+  useRestockPartMutation,
+  useImportPartsMutation,
+  useExportPartsMutation,
+} = productsApi;

@@ -4,7 +4,7 @@ import type { Order, ShippingStatusInput } from '@motoparts/contracts';
 import { Dialog, errorMessage, formatCount } from '@motoparts/state';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Field } from '../../../components/form-field';
-import { useSetShippingStatusMutation } from '../api';
+import { useSetShippingStatusMutation, type AllOrdersArgs } from '../api';
 import { checkShipment, lastShipping, NOT_PAID_YET, shippingCell, type Shipment } from '../lifecycle';
 import { ShipmentNote } from './shipment-status';
 
@@ -111,7 +111,7 @@ type Asking = 'ship' | 'unship' | 'deliver' | null;
  * no longer move (delivered, disputed, refunded, expired). Every move is stored by the API, which
  * refuses with a reason (409) what it does not allow; the reason is shown in a toast.
  */
-export function ShippingCell({ order, page }: { order: Order; page: number }) {
+export function ShippingCell({ order, list }: { order: Order; list: AllOrdersArgs }) {
   const reasonId = useId();
   const [asking, setAsking] = useState<Asking>(null);
   const [setStatus, saving] = useSetShippingStatusMutation();
@@ -122,7 +122,7 @@ export function ShippingCell({ order, page }: { order: Order; page: number }) {
 
   async function save(input: ShippingStatusInput) {
     try {
-      await setStatus({ id: order._id, page, ...input }).unwrap();
+      await setStatus({ id: order._id, list, ...input }).unwrap();
     } catch (err) {
       toast.error(errorMessage(err, 'The shipping status could not be saved. Please try again.'));
     }

@@ -1,32 +1,83 @@
-import { useState } from 'react';
-import { formatCount, formatPrice } from '@motoparts/state';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { toast } from 'react-toastify';
+import { ORDER_STATUSES, type OrderStatus } from '@motoparts/contracts';
+import { errorMessage, formatCount, formatPrice } from '@motoparts/state';
 import { QueryTable } from '../../../components/query-table';
 import { ADMIN_PAGE_SIZE } from '../../../lib/list-page';
-import { useGetAllOrdersQuery } from '../api';
+import { useExportOrdersMutation, useGetAllOrdersQuery, type AllOrdersArgs, type OrderFilters } from '../api';
+import { OrderFilterBar } from '../components/order-filters';
 import { OrderHistory } from '../components/order-history';
 import { PaidStatus } from '../components/paid-status';
 import { RefundAction } from '../components/refund-action';
 import { ShippingCell } from '../components/shipping-cell';
 import { refundLabel } from '../lifecycle';
 
+/** The page and filters from the URL's query (`?status=&paid=&q=&page=`); anything else is ignored. */
+function listOf(params: URLSearchParams): AllOrdersArgs {
+  const status = params.get('status');
+  const paid = params.get('paid');
+  const q = params.get('q');
+  const page = Number(params.get('page'));
+  return {
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+    ...(status && (ORDER_STATUSES as readonly string[]).includes(status)
+      ? { status: status as OrderStatus }
+      : {}),
+    ...(paid === 'true' || paid === 'false' ? { paid: paid === 'true' } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
+/** The URL's query for a page and filters (page 1 and unset filters left out). */
+function paramsOf({ page, status, paid, q }: AllOrdersArgs): Record<string, string> {
+  return {
+    ...(status ? { status } : {}),
+    ...(paid !== undefined ? { paid: String(paid) } : {}),
+    ...(q ? { q } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+  };
+}
+
 /**
- * docs/product.md#manage-order (admin): every order. The spec's Pending label is a button that
+ * docs/product.md#manage-order (admin): every order, filtered by state and searched by order id
+ * or customer email (kept in the URL, so Back returns to the previous filters), and exported as
+ * CSV. The spec's Pending label is a button that
  * ships the order (paid orders only; an unpaid one's is disabled, saying why), stored by the API;
  * a shipped order is marked delivered, or taken back to Pending before that. Paid orders can be
  * refunded, whole or in part, and each order's history is one disclosure away.
  */
 export default function ManageOrder() {
-  const [page, setPage] = useState(1);
-  const orders = useGetAllOrdersQuery(page);
+  const [params, setParams] = useSearchParams();
+  const list = useMemo(() => listOf(params), [params]);
+  const { page, ...filters } = list;
+  const filtered = !!(filters.status || filters.paid !== undefined || filters.q);
+  const orders = useGetAllOrdersQuery(list);
+  const [exportOrders, exporting] = useExportOrdersMutation();
+  const show = (next: AllOrdersArgs) => setParams(paramsOf(next));
+
+  async function exportFiltered() {
+    try {
+      await exportOrders(filters).unwrap();
+    } catch (err) {
+      toast.error(errorMessage(err, 'The orders could not be exported. Please try again.'));
+    }
+  }
 
   return (
     <section aria-labelledby="manage-order-title">
       <h1 id="manage-order-title">Manage Order</h1>
+      <OrderFilterBar
+        filters={filters}
+        onChange={(next: OrderFilters) => show({ ...next, page: 1 })}
+        onExport={() => void exportFiltered()}
+        exporting={exporting.isLoading}
+      />
       <QueryTable
         query={orders}
         rows={orders.currentData?.items}
         what="orders"
-        empty="No orders yet."
+        empty={filtered ? 'No orders match these filters.' : 'No orders yet.'}
         label="All orders table"
         columns={['Buyer', 'Part', 'Quantity', 'Price', 'Payment', 'Shipping', 'History']}
         renderRow={(order) => (
@@ -49,7 +100,7 @@ export default function ManageOrder() {
               )}
             </td>
             <td>
-              <ShippingCell order={order} page={page} />
+              <ShippingCell order={order} list={list} />
             </td>
             <td>
               <OrderHistory order={order} />
@@ -61,7 +112,7 @@ export default function ManageOrder() {
           total: orders.currentData?.total ?? 0,
           pageSize: ADMIN_PAGE_SIZE,
           label: 'Order pages',
-          onPage: setPage,
+          onPage: (p: number) => show({ ...filters, page: p }),
         }}
       />
     </section>

@@ -5,17 +5,23 @@ import { MESSAGES, type Part } from '@motoparts/contracts';
 import { assetUrl, errorMessage, formatCount, formatPrice, useGetPartsQuery } from '@motoparts/state';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryTable } from '../../../components/query-table';
-import { useDeletePartMutation } from '../api';
+import { useDeletePartMutation, useExportPartsMutation } from '../api';
+import { ImportDialog } from '../components/import-dialog';
 import { RestockForm } from '../components/restock-form';
 
 const PAGE_SIZE = 20;
 
-/** docs/product.md (admin): every product with its stock; edit, restock and delete (confirmed). */
+/**
+ * docs/product.md (admin): every product with its stock; edit, restock and delete (confirmed);
+ * import a CSV file (checked first, then applied) and export the catalogue as one.
+ */
 export default function ManageProducts() {
   const [page, setPage] = useState(1);
   const parts = useGetPartsQuery({ page, limit: PAGE_SIZE, sort: 'name' });
   const [deletePart, deleting] = useDeletePartMutation();
   const [toDelete, setToDelete] = useState<Part | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [exportParts, exporting] = useExportPartsMutation();
   const total = parts.currentData?.total ?? 0;
 
   async function confirmDelete() {
@@ -35,9 +41,30 @@ export default function ManageProducts() {
     setToDelete(null);
   }
 
+  async function exportAll() {
+    try {
+      await exportParts().unwrap();
+    } catch (err) {
+      toast.error(errorMessage(err, 'The products could not be exported. Please try again.'));
+    }
+  }
+
   return (
     <section aria-labelledby="manage-products-title">
       <h1 id="manage-products-title">Manage Products</h1>
+      <div className="dash-actions dash-toolbar">
+        <button type="button" className="btn btn-outline" onClick={() => setImporting(true)}>
+          Import
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline"
+          onClick={() => void exportAll()}
+          disabled={exporting.isLoading}
+        >
+          {exporting.isLoading ? 'Exporting...' : 'Export'}
+        </button>
+      </div>
       <QueryTable
         query={parts}
         rows={parts.currentData?.parts}
@@ -87,6 +114,7 @@ export default function ManageProducts() {
         )}
         pager={{ page, total, pageSize: PAGE_SIZE, label: 'Product pages', onPage: setPage }}
       />
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
       {toDelete && (
         <ConfirmDialog
           title="Delete this product?"
