@@ -14,7 +14,7 @@ import {
 import { AppError } from '../lib/app-error';
 import { readCell } from '../lib/csv';
 import { toCents } from '../lib/money';
-import { PartModel, partWrites, type PartDoc } from './model';
+import { ON_SALE, PartModel, partWrites, type PartDoc } from './model';
 import * as parts from './service';
 
 /*
@@ -69,9 +69,12 @@ export function partRow(part: Part): string[] {
   ];
 }
 
-/** Every part, oldest first, one at a time from a database cursor. */
+/** Every part on sale (not archived), oldest first, one at a time from a database cursor. */
 export async function* exportRows(): AsyncGenerator<string[]> {
-  for await (const doc of PartModel.find({}).sort({ _id: 1 }).lean<PartDoc>().cursor({ batchSize: 500 })) {
+  for await (const doc of PartModel.find(ON_SALE)
+    .sort({ _id: 1 })
+    .lean<PartDoc>()
+    .cursor({ batchSize: 500 })) {
     yield partRow(parts.toPart(doc as PartDoc));
   }
 }
@@ -230,9 +233,10 @@ async function runImport(text: string, dryRun: boolean): Promise<ImportReport> {
   const columns = columnsOf(header);
   const report: ImportReport = { created: 0, updated: 0, unchanged: 0, errors: [] };
 
-  // Every name in the catalogue (its owner's id), and the parts the file updates.
+  // Every name in the catalogue (its owner's id), and the parts the file updates: archived parts
+  // are out of the catalogue, so their names are free and their ids unknown here.
   const names = new Map<string, string>();
-  for await (const doc of PartModel.find({}, { name: 1 }).lean<Pick<PartDoc, '_id' | 'name'>>().cursor({
+  for await (const doc of PartModel.find(ON_SALE, { name: 1 }).lean<Pick<PartDoc, '_id' | 'name'>>().cursor({
     batchSize: 1000,
   })) {
     names.set(nameKey(doc.name), String(doc._id));
@@ -251,7 +255,9 @@ async function runImport(text: string, dryRun: boolean): Promise<ImportReport> {
   ];
   const stored = new Map<string, Part>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const doc of await PartModel.find({ _id: { $in: ids.slice(i, i + 500) } }).lean<PartDoc[]>()) {
+    for (const doc of await PartModel.find({ _id: { $in: ids.slice(i, i + 500) }, ...ON_SALE }).lean<
+      PartDoc[]
+    >()) {
       stored.set(String(doc._id), parts.toPart(doc));
     }
   }
