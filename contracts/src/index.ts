@@ -4,7 +4,7 @@
  * Input schemas strip unknown keys (they are never stored) and reject operator objects such as
  * `{ "$gt": "" }` simply by demanding primitive types.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import {
   DELIVERY_ADDRESS_MAX_LENGTH,
   DELIVERY_PHONE_MIN_LENGTH,
@@ -20,10 +20,6 @@ export * from './messages';
 export * from './pricing';
 export * from './contact';
 export * from './sales';
-
-// In browsers the schemas run without zod's JIT: its feature probe, `new Function('')`, is refused
-// by the front ends' Content-Security-Policy (no 'unsafe-eval') and reported as a violation.
-if ('document' in globalThis) z.config({ jitless: true });
 
 // ---------- shared primitives ----------
 
