@@ -495,9 +495,11 @@ try {
         })),
       };
     let nextCustomer = 0;
-    rows.push(
-      await measure({
-        name: `POST /order (${CUSTOMERS} customers)`,
+    // POST /order at 10 connections: one customer per connection; each order takes 20 pieces of a
+    // random part.
+    const orderRow = (name) =>
+      measure({
+        name,
         url: api.base,
         pid,
         warmup: false,
@@ -507,7 +509,6 @@ try {
             method: 'POST',
             path: '/order',
             setupRequest: (req, context) => {
-              // One customer per connection; each order takes 20 pieces of a random part.
               context.token ??= customers[nextCustomer++ % CUSTOMERS];
               return {
                 ...req,
@@ -517,8 +518,8 @@ try {
             },
           },
         ],
-      }),
-    );
+      });
+    rows.push(await orderRow(`POST /order (${CUSTOMERS} customers)`));
     drained = await drain(api.base);
     // Photo uploads at 4 connections: one is decoded at a time, the others wait in its queue.
     rows.push(
@@ -540,30 +541,7 @@ try {
       }),
     );
     await drain(api.base);
-    if (photosOnly)
-      rows.push(
-        await measure({
-          name: `POST /order after the uploads (${CUSTOMERS} customers)`,
-          url: api.base,
-          pid,
-          warmup: false,
-          conns: 10,
-          requests: [
-            {
-              method: 'POST',
-              path: '/order',
-              setupRequest: (req, context) => {
-                context.token ??= customers[nextCustomer++ % CUSTOMERS];
-                return {
-                  ...req,
-                  headers: { 'content-type': 'application/json', authorization: `Bearer ${context.token}` },
-                  body: JSON.stringify({ partsId: pick(partIds), qty: 20 }),
-                };
-              },
-            },
-          ],
-        }),
-      );
+    if (photosOnly) rows.push(await orderRow(`POST /order after the uploads (${CUSTOMERS} customers)`));
     // Reads right after the order burst: invalidation keeps them correct, the cache refills.
     if (!photosOnly)
       rows.push(
