@@ -315,9 +315,9 @@ export async function listUsers(
 }
 
 /**
- * Makes the account holding this email an admin (one update by `_id`). A disabled account is
- * enabled first: the update's filter refuses it, so no account is ever both (setDisabled's filter
- * refuses admins the same way, whichever of two concurrent requests comes first).
+ * Makes the account holding this email an admin (one update by `_id`). A disabled account must be
+ * enabled first: the update's filter refuses it (409), as setDisabled's refuses an admin, so no
+ * account is ever both, whichever of two concurrent requests comes first.
  */
 export async function makeAdmin(lookup: UserLookup, email: string): Promise<{ modifiedCount: number }> {
   const doc = await lookup.byEmail(email);
