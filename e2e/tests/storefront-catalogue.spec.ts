@@ -40,6 +40,9 @@ async function openCatalogue(page: Page) {
   await page.getByRole('link', { name: 'Browse parts' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'All parts, tools and gear' })).toBeVisible();
   await expect(page.getByTestId('part-card').first()).toBeVisible();
+  // The first cards may be an earlier answer while the list is asked again; parts other tests add
+  // or delete meanwhile would move the cards under a click. Settle on the current answer first.
+  await expect(page.locator('.catalogue-grid')).toHaveAttribute('aria-busy', 'false');
 }
 
 async function search(page: Page, words: string) {
@@ -261,7 +264,10 @@ test.describe('at 375 px', () => {
 
     const low = cards.nth(Math.min(9, (await cards.count()) - 1));
     const name = (await low.getByRole('heading').textContent()) ?? '';
-    await low.getByRole('link', { name: `Purchase ${name}` }).click();
+    // By its name, not its place: the card keeps its name if the list changes around it.
+    await cardOf(page, name)
+      .getByRole('link', { name: `Purchase ${name}` })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     // The stepper keeps Decrease, the number and Increase on one row.
