@@ -89,9 +89,20 @@ type StoredLine = { partId: string; qty: number; unitPriceCents: number };
  * tabs changing the cart at once both count. Plain updates only (the embedded FerretDB has no
  * positional operators).
  */
-async function updateCart(uid: string, change: (lines: StoredLine[]) => StoredLine[]): Promise<void> {
+/** A cart as read, with the version a write of it is conditional on. */
+type ReadCart = CartDoc & { v?: number };
+
+/**
+ * Writes `change` of the cart on the version it read, read again when another write came first.
+ * `read` is the cart as the caller has just read it, saving the first read.
+ */
+async function updateCart(
+  uid: string,
+  change: (lines: StoredLine[]) => StoredLine[],
+  read?: ReadCart | null,
+): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const cart = await CartModel.findById(uid).lean<CartDoc & { v?: number }>();
+    const cart = attempt === 0 && read !== undefined ? read : await CartModel.findById(uid).lean<ReadCart>();
     const lines = change(cart?.lines ?? []);
     if (!cart) {
       try {
@@ -161,9 +172,18 @@ export async function refillCart(caller: Caller, lines: { partId: string; qty: n
   return getCart(caller);
 }
 
-/** Takes out of the cart the lines a checkout placed (a line changed meanwhile stays). */
-export async function clearCheckedOut(uid: string, placed: { partId: string; qty: number }[]): Promise<void> {
-  await updateCart(uid, (lines) =>
-    lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.qty === l.qty)),
+/**
+ * Takes out of the cart the lines a checkout placed (a line changed meanwhile stays), starting
+ * from the cart as the checkout read it.
+ */
+export async function clearCheckedOut(
+  uid: string,
+  placed: { partId: string; qty: number }[],
+  read: ReadCart | null,
+): Promise<void> {
+  await updateCart(
+    uid,
+    (lines) => lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.qty === l.qty)),
+    read,
   );
 }
