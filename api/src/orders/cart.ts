@@ -20,7 +20,7 @@ import { CartModel, type CartDoc } from './model';
  * so nothing is charged that was not shown.
  */
 
-const PROBLEMS: Record<CartProblemCode, (part: PartDoc | undefined) => string> = {
+const PROBLEMS: Record<CartProblemCode, (part: LinePart | undefined) => string> = {
   deleted: () => 'This part is no longer sold. Remove it to check out.',
   stock: (part) =>
     `Only ${part?.availableQty ?? 0} pieces are available now. Lower the quantity or remove the line.`,
@@ -32,18 +32,29 @@ function assertCustomer(caller: Caller): void {
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 }
 
+/**
+ * What a cart line needs of its part.
+ * The stock journal, description and mail outbox are left in the database: a part's journal holds
+ * a marker per order in flight, and every checkout reads its lines' parts.
+ */
+export type LinePart = Omit<PartDoc, 'journal' | 'text' | 'outbox'>;
+
 /** The parts of `ids`, by id, in one `_id: {$in}` read (answered from the `_id` index). */
-export async function partsById(ids: string[]): Promise<Map<string, PartDoc>> {
+export async function partsById(ids: string[]): Promise<Map<string, LinePart>> {
   const valid = ids.filter((id) => Types.ObjectId.isValid(id));
   const docs =
-    valid.length > 0 ? await PartModel.find({ _id: { $in: valid }, ...ON_SALE }).lean<PartDoc[]>() : [];
+    valid.length > 0
+      ? await PartModel.find({ _id: { $in: valid }, ...ON_SALE }, { journal: 0, text: 0, outbox: 0 }).lean<
+          LinePart[]
+        >()
+      : [];
   return new Map(docs.map((d) => [String(d._id), d]));
 }
 
 /** What a stored line is now: its part's name, stock and price, and whether it can be checked out. */
 export function cartLineOf(
   line: CartDoc['lines'][number],
-  part: PartDoc | undefined,
+  part: LinePart | undefined,
 ): CartLine & { unitPriceCents: number } {
   const unitPriceCents = part ? unitPriceCentsOf(part, line.qty) : line.unitPriceCents;
   const problem: CartProblemCode | undefined = !part

@@ -322,9 +322,10 @@ export async function placeCheckout(
           dropNoteLater(checkoutId);
           placed = true;
           await clearCheckedOut(caller.uid, lines, cart);
-          // Offered again next time (the profile keeps the last delivery address and phone).
+          // Offered again next time (the profile keeps the last delivery address and phone);
+          // a repeat buyer's profile matches already and is not written.
           await UserModel.updateOne(
-            { _id: caller.uid },
+            { _id: caller.uid, $or: [{ address: { $ne: input.address } }, { phone: { $ne: input.phone } }] },
             { $set: { address: input.address, phone: input.phone } },
           );
           // The orders as just written are the answer: no read back.
