@@ -23,7 +23,9 @@ function summary(text: string, max = DESCRIPTION_CHARS): string {
   if (line.length <= max) return line;
   const cut = line.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`;
+  let end = space > max / 2 ? space : cut.length;
+  while (end > 0 && ' ,.;:'.includes(cut.charAt(end - 1))) end -= 1;
+  return `${cut.slice(0, end)}…`;
 }
 
 /**

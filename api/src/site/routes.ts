@@ -16,7 +16,7 @@ const sitemapFileParams = z.object({
 });
 const partPageParams = z.object({ id: z.string().max(64) });
 
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
+const trimSlash = (url: string) => (url.endsWith('/') ? url.slice(0, -1) : url);
 
 /**
  * What the shop's web servers (scripts/serve-static.mjs locally, deploy/nginx.conf in production)
