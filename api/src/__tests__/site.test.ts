@@ -90,7 +90,7 @@ describe("a part page's head", () => {
 });
 
 describe('the sitemap', () => {
-  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
 
   it('lists the public pages and every part on sale, and follows a new one', async () => {
     const before = await call(t.base, 'GET', '/site/sitemap.xml', asShop);
