@@ -26,7 +26,7 @@ const DEFAULT_HEAD = '<meta name="description" content="MotoParts"/><title>MotoP
 const BOTTOM =
   '</head><body><div id="root"><!--# config errmsg="" -->' +
   '<!--# include virtual="/_fragments/storefront/prerender/home.html" --></div></body></html>';
-const MISSING_HEAD = '<meta name="robots" content="noindex"/><title>Part not found | MotoParts</title>';
+const MISSING_HEAD = '<meta name="robots" content="noindex"/><title>Part not found - MotoParts</title>';
 const HERO = '<h1>Hero</h1>';
 
 /** What the stand-in API knows: its parts, by id. */
@@ -36,7 +36,7 @@ const apiCalls = [];
 function headOf(id, part) {
   const product = { '@context': 'https://schema.org', '@type': 'Product', name: part.name, sku: id };
   return (
-    `<title>${part.name} | MotoParts</title><link rel="canonical" href="${SHOP}/parts/${id}" />` +
+    `<title>${part.name} - MotoParts</title><link rel="canonical" href="${SHOP}/parts/${id}" />` +
     `<script type="application/ld+json">${JSON.stringify(product)}</script>`
   );
 }
@@ -152,7 +152,7 @@ for (const [name, start] of [
       assert.equal(res.status, 200);
       assert.match(res.type ?? '', /^text\/html/);
       assert.equal(res.body, page(headOf(id, parts.get(id))));
-      assert.match(res.body, /<title>Brake lever \| MotoParts<\/title>/);
+      assert.match(res.body, /<title>Brake lever - MotoParts<\/title>/);
       assert.match(res.body, new RegExp(`<link rel="canonical" href="${SHOP}/parts/${id}" />`));
       assert.deepEqual(ld(res.body), {
         '@context': 'https://schema.org',

@@ -17,7 +17,7 @@ const PAGE_HEAD = /<!--# page-head -->([\s\S]*?)<!--# \/page-head -->/;
 const missingPartHead = (title) =>
   '<meta name="robots" content="noindex"/>' +
   '<meta name="description" content="This part does not exist or is no longer sold."/>' +
-  `<title>Part not found | ${title}</title>`;
+  `<title>Part not found - ${title}</title>`;
 
 /**
  * The public part pages (`/parts/:id`) of the shell's site: index.html with the part's own head

@@ -77,7 +77,7 @@ export function partHead(part: Part, urls: HeadUrls): string {
     },
   };
   return [
-    `<title>${escapeHtml(`${part.name} | ${SITE_NAME}`)}</title>`,
+    `<title>${escapeHtml(`${part.name} - ${SITE_NAME}`)}</title>`,
     `<meta name="description" content="${escapeHtml(description)}" />`,
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
     `<meta property="og:type" content="product" />`,
@@ -87,14 +87,5 @@ export function partHead(part: Part, urls: HeadUrls): string {
     `<meta property="og:url" content="${escapeHtml(url)}" />`,
     `<meta property="og:image" content="${escapeHtml(image)}" />`,
     `<script type="application/ld+json">${scriptJson(product)}</script>`,
-  ].join('\n    ');
-}
-
-/** The head of a part page whose part does not exist: kept out of search results. */
-export function missingPartHead(): string {
-  return [
-    `<title>Part not found | ${SITE_NAME}</title>`,
-    `<meta name="description" content="This part does not exist or is no longer sold." />`,
-    `<meta name="robots" content="noindex" />`,
   ].join('\n    ');
 }

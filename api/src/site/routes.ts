@@ -7,7 +7,7 @@ import { validate } from '../http/validate';
 import { AppError } from '../lib/app-error';
 import { shopUrl } from '../lib/env';
 import type { RouteDeps } from '../route-deps';
-import { missingPartHead, partHead } from './page-head';
+import { partHead } from './page-head';
 import { robotsTxt, Sitemap } from './sitemap';
 
 /** `/sitemaps/<n>.xml`: a file of a sitemap past 50,000 addresses. */
@@ -38,22 +38,19 @@ export function siteRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       summary: "The <head> elements of a part's public page",
       description:
         'Title, description, canonical link, Open Graph tags and a schema.org `Product` (JSON-LD) for ' +
-        '`/parts/:id`, as HTML for the web servers to put into the page. An unknown id answers 404 with a ' +
-        'head that keeps the page out of search results (`robots: noindex`), also HTML.',
+        '`/parts/:id`, as HTML for the web servers to put into the page. An id that names no part on sale ' +
+        '(malformed, unknown, archived) is a 404: the servers then answer the page with a 404 and `noindex`.',
       ok: { description: 'The elements.', mediaType: 'text/html', headers: ['Cache-Control'] },
+      errors: [404],
     },
     limited,
     validate({ params: partPageParams }),
     async (ctx) => {
       const { id } = ctx.state.input.params;
       const part = await knownPart(id);
+      if (!part) throw AppError.notFound('Part');
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'text/html; charset=utf-8';
-      if (!part) {
-        ctx.status = 404;
-        ctx.body = missingPartHead();
-        return;
-      }
       ctx.body = partHead(part, { shop, api: apiUrl(ctx) });
     },
   );
