@@ -285,7 +285,7 @@ if (!only || only.includes('lighthouse')) {
     const med = (k) => median(results.map((r) => r[k]));
     const cell = (v, w) => String(v).padStart(w);
     console.log(
-      `${p.padEnd(29)}${cell(med('performance'), 5)}${cell(med('accessibility'), 6)}` +
+      `${p.replace(first._id, ':id').padEnd(29)}${cell(med('performance'), 5)}${cell(med('accessibility'), 6)}` +
         `${cell(med('bestPractices'), 6)}${cell(med('seo'), 6)}${cell(med('cls').toFixed(3), 7)}` +
         `${cell(Math.round(med('lcp')), 10)}  ${[...new Set(results.flatMap((r) => r.failed))].join(' ') || '—'}`,
     );
