@@ -35,8 +35,7 @@ LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers
 # (server-side includes), and the DNS server that resolves them per request (Docker's embedded one
 # by default; Kubernetes sets its cluster DNS service). API_INTERNAL_URL: the API that writes the
 # part pages' heads, the sitemap and robots.txt; SERVICE_TOKEN: the API's, sent with those calls so
-# they are not limited as anonymous (empty: they are, and a part page falls back to the plain page
-# when refused).
+# the sitemap is not limited as anonymous (empty: it is, as the lists are; the heads never are).
 ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 DASHBOARD_INTERNAL_URL=http://dashboard:8080 NGINX_RESOLVER=127.0.0.11 \
     API_INTERNAL_URL=http://api:5000 SERVICE_TOKEN=""
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template

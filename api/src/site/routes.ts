@@ -21,8 +21,10 @@ const trimSlash = (url: string) => (url.endsWith('/') ? url.slice(0, -1) : url);
 /**
  * What the shop's web servers (scripts/serve-static.mjs locally, deploy/nginx.conf in production)
  * need from the API to serve the public site as search engines read it: a part page's head, the
- * sitemap and robots.txt. They call with `X-Service-Token`, so their visitors' requests never
- * spend an address's anonymous budget; anyone else calling directly is limited as for the lists.
+ * sitemap and robots.txt. A head costs what `GET /parts/:id` costs (the catalogue's cached part,
+ * a few kilobytes of text) and, like it, is not limited, so every visitor's page load through one
+ * server is answered; robots.txt is a constant. The sitemap, megabytes at a large catalogue, is
+ * limited as the lists are, except for the shop's servers calling with `X-Service-Token`.
  */
 export function siteRoutes(routes: ApiRoutes, deps: RouteDeps): void {
   const { env, limits, catalogue } = deps;
@@ -43,7 +45,6 @@ export function siteRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       ok: { description: 'The elements.', mediaType: 'text/html', headers: ['Cache-Control'] },
       errors: [404],
     },
-    limited,
     validate({ params: partPageParams }),
     async (ctx) => {
       const { id } = ctx.state.input.params;
