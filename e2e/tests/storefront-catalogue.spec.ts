@@ -50,7 +50,7 @@ async function search(page: Page, words: string) {
   await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(words).replace(/%20/g, '(\\+|%20)')}`));
 }
 
-test('search finds a part created past the first page and opens its purchase page; paging reaches it too', async ({
+test('search finds a part created past the first page and opens its page; paging reaches it too', async ({
   page,
 }) => {
   // 24 parts a page: 25 new ones put the last (newest) beyond page 1 of the catalogue order.
@@ -89,7 +89,7 @@ test('search finds a part created past the first page and opens its purchase pag
   const photo = await img.boundingBox();
   if (!photo) throw new Error('the card has no photo on screen');
   await page.mouse.click(photo.x + photo.width / 2, photo.y + photo.height / 2);
-  await expect(page).toHaveURL(new RegExp(`/purchase/${target._id}$`));
+  await expect(page).toHaveURL(new RegExp(`/parts/${target._id}$`));
   await expect(page.getByRole('heading', { level: 1, name: target.name })).toBeVisible();
   await expect(page.getByText(target.text)).toBeVisible();
 
