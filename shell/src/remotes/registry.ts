@@ -1,6 +1,7 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SessionModule } from '@motoparts/state';
 import type { RemoteName, RuntimeConfig } from '@motoparts/state/frame';
+import { versionGuard } from './version-guard';
 
 export type { RemoteName };
 
@@ -22,6 +23,8 @@ function remoteInfo(config: RuntimeConfig, name: RemoteName) {
 
 /** Registers the remotes from /config.json: no URL is baked into the build. */
 export function registerFromConfig(config: RuntimeConfig): void {
+  // Before the first remote loads: a remote the shell's shared copies cannot serve is refused.
+  if (!registered) registerPlugins([versionGuard()]);
   registered = config;
   registerRemotes((Object.keys(REMOTES) as RemoteName[]).map((name) => remoteInfo(config, name)));
 }
