@@ -7,11 +7,6 @@ import {
 
 type SharedInfos = ModuleFederation['options']['shared'];
 
-/** Thrown instead of starting a remote whose shared requirements the shell's copies do not meet. */
-export class IncompatibleRemoteError extends Error {
-  override name = 'IncompatibleRemoteError';
-}
-
 /**
  * One line per shared package a remote requires in a range the shell's copy does not satisfy
  * ("react-redux: dashboard requires ^99.0.0, the shell shares 9.3.1"). Packages the shell does not
@@ -52,7 +47,7 @@ export function versionGuard(): ModuleFederationRuntimePlugin {
       if (problems.length === 0) return args;
       const message = `The ${remoteInfo.name} remote (${remoteInfo.entry}) was refused: ${problems.join('; ')}`;
       console.error(`[remote] ${message}`);
-      throw new IncompatibleRemoteError(message);
+      throw new Error(message);
     },
   };
 }

@@ -86,6 +86,8 @@ describe('route table (docs/product.md)', () => {
       for (const page of PAGES.filter((p) => p.remote === remote)) {
         expect(exposed).toContain(page.module);
       }
+      // …and publishes its table, which the shell reads at runtime (page-table.ts).
+      expect(exposed).toContain('routes');
     },
   );
 

@@ -6,10 +6,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEMO } from '../support/env';
 import { seedSession } from '../support/auth';
 
-// The shell's runtime guard (shell/src/remotes/version-guard.ts): a remote whose build requires
-// shared versions the shell does not provide is refused before any of its code runs. The
-// fixture remote (scripts/__tests__/fixtures/remote) stands in for the dashboard, built once as a
-// team that upgraded React would build it and once within the shell's versions.
+// What lets a team release its remote alone, against a shell build that does not change: the
+// shell's runtime guard (shell/src/remotes/version-guard.ts) refuses a remote whose build requires
+// shared versions the shell does not provide, before any of its code runs; and the shell routes
+// the pages a remote's published route table names (shell/src/app/page-table.ts). The fixture
+// remote (scripts/__tests__/fixtures/remote) stands in for the dashboard, built once as a team
+// that upgraded React would build it and once within the shell's versions.
 
 const ROOT = path.join(__dirname, '..', '..');
 const work = mkdtempSync(path.join(tmpdir(), 'version-guard-'));
@@ -135,4 +137,20 @@ test('the same remote built within the shell’s versions runs in its place', as
   await app.click();
   await expect(page.getByRole('button', { name: 'Fixture dashboard, clicked 1 times' })).toBeVisible();
   expect(await loadedProviders(page, 'react')).toHaveLength(1);
+});
+
+test('a page only the remote’s published route table names is routed by the unchanged shell', async ({
+  page,
+}) => {
+  await serveAsDashboard(page, builds.compatible);
+  await page.goto('/whats-new');
+  await expect(page.getByRole('heading', { name: 'What is new in the fixture remote' })).toBeVisible();
+  await expect(page).toHaveTitle("What's new - MotoParts");
+  // The shell's own pages keep working beside it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+  // A path no remote publishes is still not found, once the tables have answered.
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('img', { name: '404 — page not found' })).toBeVisible();
+  await expect(page).toHaveTitle('Not Found - MotoParts');
 });
