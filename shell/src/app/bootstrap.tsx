@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { loadConfig, requireStore, setRemoteLoader, setStoreLoader } from '@motoparts/state/frame';
 import { earlyFill } from '../first-screen/early-fill';
 import { capturePrerendered } from '../first-screen/prerendered';
-import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
+import { loadModule, loadSessionModule, registerFromConfig } from '../remotes/registry';
 import { preloadView } from '../remotes/remote-view';
 import { App } from './app';
 import { prefetchOnIntent } from './intent-prefetch';
@@ -13,7 +13,7 @@ async function main() {
   const configured = loadConfig().then((config) => {
     registerFromConfig(config);
     // Remotes that embed another remote's module (home → login card) load it through the shell.
-    setRemoteLoader(loadExposed);
+    setRemoteLoader(loadModule);
   });
   // The top bar reads the stored session from the first render (useSession); the store (Redux
   // Toolkit, RTK Query, the session listeners) comes when a page asks for it, or here before the

@@ -26,7 +26,9 @@ function routable(table: unknown): RemoteRoute[] {
  */
 export async function publishedPages(
   load: (remote: RemoteName) => Promise<unknown> = async (remote) =>
-    (await loadExposed<{ routes?: unknown }>(remote, 'routes')).routes,
+    // Typed as this checkout's remotes declare it; checked all the same, as a deployed remote's
+    // table may be of another release.
+    (await loadExposed(remote, 'routes')).routes as unknown,
   known: PageRoute[] = PAGES,
 ): Promise<PageRoute[]> {
   const remotes = Object.keys(REMOTES) as RemoteName[];

@@ -1,6 +1,7 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SessionModule } from '@motoparts/state';
 import type { RemoteName, RuntimeConfig } from '@motoparts/state/frame';
+import type { RemoteModules } from './exposed';
 import { versionGuard } from './version-guard';
 
 export type { RemoteName };
@@ -34,11 +35,21 @@ export function reRegister(name: RemoteName): void {
   if (registered) registerRemotes([remoteInfo(registered, name)], { force: true });
 }
 
-export async function loadExposed<T>(remote: RemoteName, module: string): Promise<T> {
+/**
+ * One exposed module by a name known only at runtime (a page a route table names, a module a
+ * remote asks for through the kit's loader): the caller states what it expects.
+ */
+export async function loadModule<T>(remote: RemoteName, module: string): Promise<T> {
   const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`);
   if (!mod) throw new Error(`${remote}/${module} did not load`);
   return mod;
 }
 
+/** One exposed module by its name, typed as the remote's code declares it (exposed.ts). */
+export const loadExposed = <R extends RemoteName, M extends keyof RemoteModules[R] & string>(
+  remote: R,
+  module: M,
+): Promise<RemoteModules[R][M]> => loadModule<RemoteModules[R][M]>(remote, module);
+
 /** The auth remote's session module (and Firebase with it), fetched only when the session needs it. */
-export const loadSessionModule = (): Promise<SessionModule> => loadExposed<SessionModule>('auth', 'session');
+export const loadSessionModule = (): Promise<SessionModule> => loadExposed('auth', 'session');
