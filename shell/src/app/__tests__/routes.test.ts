@@ -91,6 +91,18 @@ describe('route table (docs/product.md)', () => {
     },
   );
 
+  it.each(Object.keys(REMOTES) as RemoteName[])(
+    'declares the types of exactly the modules %s exposes (src/app/exposed.ts)',
+    (remote) => {
+      const declared = readFileSync(
+        join(__dirname, '..', '..', '..', '..', WORKSPACES[remote], 'src', 'app', 'exposed.ts'),
+        'utf8',
+      );
+      const names = [...declared.matchAll(/^ {2}([\w-]+): typeof /gm)].map((m) => m[1] ?? '');
+      expect(names.sort()).toEqual(exposedModules(remote).sort());
+    },
+  );
+
   it('finds the session module the shell loads for sign-out and renewal in the auth remote', () => {
     expect(exposedModules('auth')).toContain('session');
   });
