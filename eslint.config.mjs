@@ -87,12 +87,13 @@ const boundaryRules = {
             from: { element: { type: 'shell' } },
             disallow: [
               { to: { element: { type: [...REMOTE_PARTS, 'kit', 'api'] } } },
-              { to: { module: { source: '@motoparts/*-mfe', internalPath: '!routes' } } },
+              // exposed: the types of the remote's exposed modules (type-only imports, never bundled).
+              { to: { module: { source: '@motoparts/*-mfe', internalPath: '!{routes,exposed}' } } },
               { to: { module: { source: '@motoparts/*-mfe', internalPath: null } } },
               { to: { module: { source: '@motoparts/api' } } },
             ],
             message:
-              'The shell may take only a remote\'s route table (@motoparts/<remote>-mfe/routes) and the shared packages, not "{{ dependency.source }}".',
+              'The shell may take only a remote\'s route table (@motoparts/<remote>-mfe/routes), the types of its exposed modules (…/exposed) and the shared packages, not "{{ dependency.source }}".',
           },
           {
             from: { element: { type: ['kit', 'api'] } },

@@ -6,6 +6,8 @@ module.exports = createConfig({
   port: 3002,
   title: 'MotoParts sign-in (standalone)',
   exposes: {
+    // The remote's route table, which the shell reads at runtime (shell/src/app/page-table.ts).
+    './routes': './src/app/routes.ts',
     './LoginPage': './src/features/sign-in/pages/login-page.tsx',
     './SignupPage': './src/features/sign-in/pages/signup-page.tsx',
     './LoginCard': './src/features/sign-in/components/login-card.tsx',

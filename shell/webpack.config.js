@@ -10,8 +10,8 @@ const base = createConfig({
   firstScreen: 'src/first-screen/first-screen.tsx',
 });
 
-module.exports = (env, argv) => {
-  const config = base(env, argv);
+module.exports = async (env, argv) => {
+  const config = await base(env, argv);
   // The shell inlines its stylesheet; remotes running standalone link this copy (state/standalone).
   config.plugins.push(new CopyPlugin({ patterns: [{ from: 'src/styles/shell.css', to: 'site.css' }] }));
   return config;

@@ -6,6 +6,8 @@ module.exports = createConfig({
   port: 3001,
   title: 'MotoParts storefront (standalone)',
   exposes: {
+    // The remote's route table, which the shell reads at runtime (shell/src/app/page-table.ts).
+    './routes': './src/app/routes.ts',
     './HomePage': './src/features/home/pages/home-page.tsx',
     './ReviewsPage': './src/features/reviews/pages/reviews-page.tsx',
     './BlogsPage': './src/features/blogs/pages/blogs-page.tsx',

@@ -4,6 +4,7 @@
 // calls createConfig with its own name, port and exposed modules (docs/build.md).
 const path = require('node:path');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
+const { checkRemoteContract, emitContract } = require('./contract.cjs');
 const { federation } = require('./federation.cjs');
 const { pagePlugins } = require('./page.cjs');
 const { PrerenderPlugin } = require('./prerender.cjs');
@@ -41,7 +42,7 @@ const isVendor = (module) => {
  *   dir (a path ending in `/` takes the module's { file name: content } object)
  * @param {string} [o.firstScreen] a module whose default export returns { head, root }, the
  *   static first screen put into index.html
- * @returns {(env: unknown, argv: { mode?: string }) => Configuration | Configuration[]}
+ * @returns {(env: unknown, argv: { mode?: string }) => Promise<Configuration | Configuration[]>}
  */
 function createConfig({ dir, name, port, exposes = {}, title, prerender: pages = {}, firstScreen }) {
   const pkg = require(path.join(dir, 'package.json'));
@@ -105,6 +106,7 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
           ]
         : []),
       ...(kind === 'remote' ? [] : pagePlugins({ dir, title, firstScreen })),
+      ...(kind === 'shell' ? [emitContract] : []),
     ],
     performance: { hints: false },
     optimization: {
@@ -137,10 +139,12 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
     name: `${name}${kind === 'remote' ? '-remote' : ''}:${port}`,
   });
 
-  return (env, argv) => {
+  return async (env, argv) => {
     checkSlimCoverage();
     const production = argv.mode !== 'development';
     if (!isRemote) return build('shell', production);
+    // A remote the shell could not run fails here, before anything is bundled.
+    await checkRemoteContract({ dir, name, pkg });
     // The federated build runs after the standalone one (which cleans dist/ first).
     const standalone = build('standalone', production);
     const remote = { ...build('remote', production), dependencies: [`${standalone.name}`] };

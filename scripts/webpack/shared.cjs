@@ -108,4 +108,13 @@ const slimEntryImports = {
   },
 };
 
-module.exports = { ROOT, SLIM, SLIM_DIR, pkgFile, sharedSingletons, slimEntryImports };
+module.exports = {
+  ROOT,
+  SLIM,
+  SLIM_DIR,
+  installedVersion,
+  packageOf,
+  pkgFile,
+  sharedSingletons,
+  slimEntryImports,
+};

@@ -98,14 +98,18 @@ const filesUnder = (dir) =>
     ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f))
     : [];
 
+/** A workspace's bundled sources (its src/, without tests). @param {string} dir */
+const sourceFilesOf = (dir) =>
+  filesUnder(path.join(dir, 'src')).filter(
+    (f) => /\.(tsx?|mjs|js)$/.test(f) && !/__tests__|\.test\./.test(f),
+  );
+
 /**
  * The front ends' bundled sources (no tests), the slim entries (react-router-dom's takes its
  * names from the shared react-router) and the package files that import shared names.
  */
 function checkedFiles() {
-  const sources = FRONT_END_SOURCES.flatMap((ws) => filesUnder(path.join(ROOT, ws, 'src'))).filter(
-    (f) => /\.(tsx?|mjs|js)$/.test(f) && !/__tests__|\.test\./.test(f),
-  );
+  const sources = FRONT_END_SOURCES.flatMap((ws) => sourceFilesOf(path.join(ROOT, ws)));
   return [...new Set([...sources, ...Object.values(SLIM).map(({ entry }) => entry), ...PACKAGE_FILES])];
 }
 
@@ -146,4 +150,4 @@ function checkSlimCoverage(files = checkedFiles()) {
   }
 }
 
-module.exports = { checkSlimCoverage, checkedFiles, moduleLinks, offeredNames };
+module.exports = { checkSlimCoverage, checkedFiles, moduleLinks, offeredNames, sourceFilesOf };

@@ -3,10 +3,10 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import { RemoteBoundary, requireStore, ScrollRestoration } from '@motoparts/state/frame';
 import { Footer } from '../components/footer';
-import { NotFound } from '../components/not-found';
 import { TopBar } from '../components/top-bar';
 import { RemoteView, Unavailable } from '../remotes/remote-view';
-import { PAGES, pageTitle, type PageRoute } from './routes';
+import { usePages } from './page-table';
+import { pageTitle, type PageRoute } from './routes';
 
 /**
  * The route's name in the tab. A layout effect: it runs before the page's own effects, so a page
@@ -45,21 +45,25 @@ function Page({ page }: { page: PageRoute }) {
   );
 }
 
+/** A path the shell's tables do not route: Not Found, unless a remote publishes it now. */
+const Unrouted = lazy(() => import('./unrouted'));
+
 export function App() {
+  const pages = usePages();
   return (
     <BrowserRouter>
       <TopBar />
       <main id="main" className="site-main">
         <Routes>
-          {PAGES.map((page) => (
-            <Route key={page.path} path={page.path} element={<Page page={page} />} />
+          {pages.map((page) => (
+            <Route key={`${page.remote}:${page.path}`} path={page.path} element={<Page page={page} />} />
           ))}
           <Route
             path="*"
             element={
-              <Titled title="Not Found">
-                <NotFound />
-              </Titled>
+              <Suspense fallback={<p className="page-loading">Loading...</p>}>
+                <Unrouted />
+              </Suspense>
             }
           />
         </Routes>

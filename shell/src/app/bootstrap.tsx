@@ -1,20 +1,19 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { matchPath } from 'react-router-dom';
 import { loadConfig, requireStore, setRemoteLoader, setStoreLoader } from '@motoparts/state/frame';
 import { earlyFill } from '../first-screen/early-fill';
 import { capturePrerendered } from '../first-screen/prerendered';
-import { loadExposed, loadSessionModule, registerFromConfig } from '../remotes/registry';
+import { loadModule, loadSessionModule, registerFromConfig } from '../remotes/registry';
 import { preloadView } from '../remotes/remote-view';
 import { App } from './app';
 import { prefetchOnIntent } from './intent-prefetch';
-import { PAGES } from './routes';
+import { pageAt, refreshPages } from './page-table';
 
 async function main() {
   const configured = loadConfig().then((config) => {
     registerFromConfig(config);
     // Remotes that embed another remote's module (home → login card) load it through the shell.
-    setRemoteLoader(loadExposed);
+    setRemoteLoader(loadModule);
   });
   // The top bar reads the stored session from the first render (useSession); the store (Redux
   // Toolkit, RTK Query, the session listeners) comes when a page asks for it, or here before the
@@ -32,14 +31,18 @@ async function main() {
   });
   // The page being opened. Its first screen may render without the store (the home page); a
   // store that did not load is the page's to report (its Retry asks again), not a failed start.
-  const opening = PAGES.find((page) => matchPath(page.path, location.pathname));
+  const opening = pageAt(location.pathname);
   const store = opening?.firstScreen ? null : requireStore().catch(() => undefined);
   // Its code comes in parallel with the store, not once the store is there.
-  if (opening)
-    void configured.then(
-      () => preloadView(opening.remote, opening.module),
-      () => undefined,
-    );
+  // A path the shell's own tables do not route may be a page released since: the remotes'
+  // published tables are asked for at once.
+  void configured.then(
+    () => {
+      if (opening) preloadView(opening.remote, opening.module);
+      else void refreshPages();
+    },
+    () => undefined,
+  );
   await Promise.all([configured, store]);
   // Just before React replaces index.html's static first screen (the shell's styles are in its
   // <head>): as late as this, so that a stand-in the inline script fills meanwhile is kept.

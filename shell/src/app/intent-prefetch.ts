@@ -1,5 +1,5 @@
-import { matchPath } from 'react-router-dom';
-import { PAGES, type PageRoute } from './routes';
+import { pageAt } from './page-table';
+import type { PageRoute } from './routes';
 
 /**
  * How long the mouse rests on a link before it counts as the visitor's intent to follow it: long
@@ -22,7 +22,7 @@ export function prefetchOnIntent(prefetch: (page: PageRoute, pathname: string) =
   let timer: ReturnType<typeof setTimeout> | undefined;
   const follow = (link: Element | null | undefined) => {
     if (!(link instanceof HTMLAnchorElement) || link.origin !== location.origin || link.target) return;
-    const page = PAGES.find((p) => matchPath(p.path, link.pathname));
+    const page = pageAt(link.pathname);
     if (page) prefetch(page, link.pathname);
   };
   // The document itself has no `closest` (focus coming back to the window).

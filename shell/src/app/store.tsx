@@ -16,7 +16,8 @@ import {
   type LoadSessionModule,
 } from '@motoparts/state';
 import type { Part } from '@motoparts/contracts';
-import { PAGES, type PageRoute } from './routes';
+import { pageAt } from './page-table';
+import type { PageRoute } from './routes';
 
 /**
  * The shell's Redux half, in its own chunk: the real store and what needs it around a page
@@ -92,7 +93,7 @@ function prefetchPage(
  * about to follow (intent-prefetch.ts). Kept for the cache's usual minute, for the page to take.
  */
 export function prefetchOpening(store: AppStore, early?: unknown, pathname = location.pathname): void {
-  const page = PAGES.find((candidate) => matchPath(candidate.path, pathname));
+  const page = pageAt(pathname);
   if (page?.prefetch) prefetchPage(store, page, pathname, false, early);
 }
 

@@ -1,6 +1,8 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SessionModule } from '@motoparts/state';
 import type { RemoteName, RuntimeConfig } from '@motoparts/state/frame';
+import type { RemoteModules } from './exposed';
+import { versionGuard } from './version-guard';
 
 export type { RemoteName };
 
@@ -22,6 +24,8 @@ function remoteInfo(config: RuntimeConfig, name: RemoteName) {
 
 /** Registers the remotes from /config.json: no URL is baked into the build. */
 export function registerFromConfig(config: RuntimeConfig): void {
+  // Before the first remote loads: a remote the shell's shared copies cannot serve is refused.
+  if (!registered) registerPlugins([versionGuard()]);
   registered = config;
   registerRemotes((Object.keys(REMOTES) as RemoteName[]).map((name) => remoteInfo(config, name)));
 }
@@ -31,11 +35,21 @@ export function reRegister(name: RemoteName): void {
   if (registered) registerRemotes([remoteInfo(registered, name)], { force: true });
 }
 
-export async function loadExposed<T>(remote: RemoteName, module: string): Promise<T> {
+/**
+ * One exposed module by a name known only at runtime (a page a route table names, a module a
+ * remote asks for through the kit's loader): the caller states what it expects.
+ */
+export async function loadModule<T>(remote: RemoteName, module: string): Promise<T> {
   const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`);
   if (!mod) throw new Error(`${remote}/${module} did not load`);
   return mod;
 }
 
+/** One exposed module by its name, typed as the remote's code declares it (exposed.ts). */
+export const loadExposed = <R extends RemoteName, M extends keyof RemoteModules[R] & string>(
+  remote: R,
+  module: M,
+): Promise<RemoteModules[R][M]> => loadModule<RemoteModules[R][M]>(remote, module);
+
 /** The auth remote's session module (and Firebase with it), fetched only when the session needs it. */
-export const loadSessionModule = (): Promise<SessionModule> => loadExposed<SessionModule>('auth', 'session');
+export const loadSessionModule = (): Promise<SessionModule> => loadExposed('auth', 'session');

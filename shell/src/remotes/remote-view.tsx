@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { RemoteBoundary } from '@motoparts/state/frame';
 import { PrerenderedView, prerenderedHtml } from '../first-screen/prerendered';
-import { loadExposed, REMOTES, reRegister, type RemoteName } from './registry';
+import { loadModule, REMOTES, reRegister, type RemoteName } from './registry';
 
 type ViewModule = { default: ComponentType };
 
@@ -12,7 +12,7 @@ function loadView(remote: RemoteName, module: string): Promise<ViewModule> {
   const key = `${remote}/${module}`;
   let load = loads.get(key);
   if (!load) {
-    load = loadExposed<ViewModule>(remote, module).then((mod) => ({ default: mod.default }));
+    load = loadModule<ViewModule>(remote, module).then((mod) => ({ default: mod.default }));
     loads.set(key, load);
   }
   return load;

@@ -87,6 +87,20 @@ describe('route table (docs/product.md)', () => {
       for (const page of PAGES.filter((p) => p.remote === remote)) {
         expect(exposed).toContain(page.module);
       }
+      // …and publishes its table, which the shell reads at runtime (page-table.ts).
+      expect(exposed).toContain('routes');
+    },
+  );
+
+  it.each(Object.keys(REMOTES) as RemoteName[])(
+    'declares the types of exactly the modules %s exposes (src/app/exposed.ts)',
+    (remote) => {
+      const declared = readFileSync(
+        join(__dirname, '..', '..', '..', '..', WORKSPACES[remote], 'src', 'app', 'exposed.ts'),
+        'utf8',
+      );
+      const names = [...declared.matchAll(/^ {2}([\w-]+): typeof /gm)].map((m) => m[1] ?? '');
+      expect(names.sort()).toEqual(exposedModules(remote).sort());
     },
   );
 
