@@ -5,6 +5,7 @@ import type * as BlogsPageModule from '../features/blogs/pages/blogs-page';
 import type * as PortfolioPageModule from '../features/portfolio/pages/portfolio-page';
 import type * as PurchasePageModule from '../features/purchase/pages/purchase-page';
 import type * as CataloguePageModule from '../features/catalogue/pages/catalogue-page';
+import type * as PartPageModule from '../features/part/pages/part-page';
 import type * as CartPageModule from '../features/cart/pages/cart-page';
 
 /**
@@ -20,5 +21,6 @@ export interface Exposed {
   PortfolioPage: typeof PortfolioPageModule;
   PurchasePage: typeof PurchasePageModule;
   CataloguePage: typeof CataloguePageModule;
+  PartPage: typeof PartPageModule;
   CartPage: typeof CartPageModule;
 }
