@@ -12,10 +12,11 @@ import MiniSearch, { type SearchResult } from 'minisearch';
  *   neighbouring letters counting as one ("glvoes" finds "Gloves"; MiniSearch's Levenshtein distance
  *   would count it as two, so each such swap of the word is also looked up, by prefix);
  *   Words with a digit in them (sizes, part numbers) match by prefix only;
- * - joined or split words: each pair of adjacent words of a part is also indexed as one word
- *   ("Spark Plug" → "sparkplug"), and each pair of adjacent query words is also looked up joined,
- *   so "sparkplug" finds "Spark Plug", "spark plug" finds "Sparkplug" and "spark plgu" finds
- *   "Spark Plug" ("sparkplgu" is two edits from "sparkplug", allowed at nine letters).
+ * - joined or split words: each pair of adjacent query words is also looked up joined ("spark
+ *   plug" finds "Sparkplug"), and a query word of six letters or more also matches a part that
+ *   has a word of its first letters and one starting with (or a typo of) the rest ("sparkplug"
+ *   finds "Spark Plug", "sparkplgu" too). Split at query time rather than indexing every pair of
+ *   a part's words joined, which doubled the index (35 MB against 17 MB at 10,000 parts).
  * Matches rank by how well each word matched (exact over prefix over fuzzy), then by how many
  * words matched in the name, then by MiniSearch's BM25 score with the name boosted.
  */
@@ -64,11 +65,8 @@ export function maxEditsOf(length: number): number {
   return Math.min(3, Math.floor((length + 1) / 5));
 }
 
-/** A field's words and each adjacent pair joined ("spark plug" → spark, plug, sparkplug). */
-function indexTokens(text: string): string[] {
-  const words = wordsOf(text);
-  return [...words, ...joinedPairs(words)];
-}
+/** Letters each half of a split query word has at least. */
+const MIN_SPLIT = 3;
 
 type Kind = 3 | 2 | 1;
 
@@ -87,7 +85,7 @@ export class SearchIndex {
     return new MiniSearch<Searchable>({
       fields: ['name', 'text'],
       storeFields: [],
-      tokenize: indexTokens,
+      tokenize: wordsOf,
       // Terms arrive normalized from the tokenizers; nothing to drop.
       processTerm: (term) => term,
     });
@@ -145,7 +143,7 @@ export class SearchIndex {
     const words = [...new Set(wordsOf(q))].slice(0, MAX_WORDS);
     const found = new Map<string, Rank>();
     if (words.length === 0) return found;
-    const singles = words.map((w) => this.lookUp(w, 1));
+    const singles = words.map((w) => this.lookUpOrSplit(w));
     const pairs = joinedPairs(words).map((w) => this.lookUp(w, 2));
     // A part matches when its words cover the query's: each query word alone, or two adjacent
     // ones joined. Candidates are the parts that can cover the first word.
@@ -169,6 +167,35 @@ export class SearchIndex {
     return found;
   }
 
+  /** A query word's matches as one word, or as two words of the part ("sparkplug" → spark + plug…). */
+  private lookUpOrSplit(word: string): Map<string, Piece> {
+    const pieces = this.lookUp(word, 1);
+    for (let k = MIN_SPLIT; k <= word.length - MIN_SPLIT; k++) {
+      const left = this.exactly(word.slice(0, k));
+      if (left.size === 0) continue;
+      for (const [id, right] of this.lookUp(word.slice(k), 1)) {
+        const first = left.get(id);
+        if (!first) continue;
+        // Both halves found: as good as the rest's match, at best a prefix's (it was not the word written).
+        const piece: Piece = {
+          quality: Math.min(2, right.quality),
+          inName: Math.min(first.inName, right.inName),
+          score: (first.score + right.score) / 2,
+        };
+        const had = pieces.get(id);
+        if (!had || compareRanks(piece, had) < 0) pieces.set(id, piece);
+      }
+    }
+    return pieces;
+  }
+
+  /** The parts with exactly this word. */
+  private exactly(term: string): Map<string, Piece> {
+    const pieces = new Map<string, Piece>();
+    this.collect(pieces, term, term, 0, 1, false);
+    return pieces;
+  }
+
   /** The parts with a word matching `term` (prefix or within its edits), as a piece covering `width` query words. */
   private lookUp(term: string, width: 1 | 2): Map<string, Piece> {
     // A word with a digit (a size, a part number, "10w40") is never a typo of another: 42T is not 43T.
@@ -186,9 +213,10 @@ export class SearchIndex {
     lookedUp: string,
     edits: number,
     width: 1 | 2,
+    prefix = true,
   ): void {
     const results: SearchResult[] = this.index.search(lookedUp, {
-      prefix: true,
+      prefix,
       fuzzy: edits > 0 ? edits : false,
       maxFuzzy: 3,
       boost: { name: 3 },
