@@ -7,9 +7,12 @@
 // stylesheets, by plain relative paths under such a prefix, are passed through to browsers, and
 // nothing else there, not the fragments themselves; /config.json is this server's own), and the security headers of scripts/csp.mjs (a Content-Security-Policy
 // from config.json, nosniff, referrer policy), as deploy/nginx.conf does. Source maps are never
-// served.
+// served. With --site-api (the shell), what deploy/nginx.conf asks the API for too: a public part
+// page (/parts/:id) with the part's own head (404 for an unknown part), /sitemap.xml,
+// /sitemaps/<n>.xml and /robots.txt, sending SERVICE_TOKEN (from the environment) as
+// X-Service-Token so the shop's own calls are not limited as anonymous.
 // Usage: node scripts/serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa]
-//          [--include /prefix/=<origin>/ ...]
+//          [--include /prefix/=<origin>/ ...] [--site-api <api origin>]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -88,6 +91,23 @@ function includeResolver(includes, ttlMs, local) {
   };
 }
 
+/** An entry (body, and its br and gzip forms when it has them) in the encoding the client takes. */
+function send(req, res, entry, status, baseHeaders) {
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  const headers = { ...baseHeaders, 'content-type': entry.type, vary: 'accept-encoding' };
+  let body = entry.body;
+  if (entry.br && /\bbr\b/.test(accept)) {
+    body = entry.br;
+    headers['content-encoding'] = 'br';
+  } else if (entry.gz && /\bgzip\b/.test(accept)) {
+    body = entry.gz;
+    headers['content-encoding'] = 'gzip';
+  }
+  headers['content-length'] = body.length;
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 async function compressed(body, ext) {
   const entry = { body };
   // From nginx's default gzip_min_length on (deploy/nginx.conf): the smallest chunks still shrink.
@@ -136,12 +156,23 @@ async function passThrough(url, req, res) {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** A part page's path (the part's id as the API knows ids: anything else names no part). */
+const PART_PAGE = /^\/parts\/([^/]+)$/;
+const PART_ID = /^[0-9A-Za-z]{1,64}$/;
+/** The API's answers the site passes on as they are: path here → path on the API. */
+const SITE_FILES = /^\/(sitemap\.xml|sitemaps\/[1-9][0-9]{0,5}\.xml|robots\.txt)$/;
+const SITE_API_TIMEOUT_MS = 2000;
+/** Part pages composed recently, by their HTML: each compressed once while it is asked for. */
+const COMPOSED_PAGES = 200;
+
 export function createStaticServer({
   dir,
   configJson,
   spa = true,
   includes = {},
   fragmentTtlMs = FRAGMENT_TTL_MS,
+  siteApi,
+  serviceToken,
 }) {
   const root = path.resolve(dir);
   const cache = new Map();
@@ -188,6 +219,55 @@ export function createStaticServer({
       : { ...meta, ...(await compressed(body, ext)) };
     cache.set(file, entry);
     return entry;
+  }
+
+  /** A GET of the API's site routes, as one of the shop's servers (never limited as anonymous). */
+  async function fromSiteApi(apiPath) {
+    try {
+      return await fetch(new URL(apiPath, siteApi), {
+        headers: serviceToken ? { 'x-service-token': serviceToken } : {},
+        redirect: 'error',
+        signal: AbortSignal.timeout(SITE_API_TIMEOUT_MS),
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  const composedPages = new Map();
+  /**
+   * `/parts/:id`: part-top.html, the part's head from the API, part-bottom.html (as nginx's
+   * addition module puts them together), or part-missing.html with a 404 for a part the API does
+   * not know. Undefined (the app's page as usual) when the API could not say.
+   */
+  async function partPage(id) {
+    let head = '';
+    if (PART_ID.test(id)) {
+      const res = await fromSiteApi(`/site/parts/${id}/head`);
+      if (!res) return undefined;
+      if (res.status === 200) head = await res.text();
+      else {
+        await res.body?.cancel();
+        if (res.status !== 404) return undefined;
+      }
+    }
+    const part = async (name) => {
+      const file = path.join(root, name);
+      const info = await stat(file).catch(() => null);
+      return info && (await load(file, info.mtimeMs));
+    };
+    const [top, bottom, missing] = await Promise.all(
+      ['part-top.html', 'part-bottom.html', 'part-missing.html'].map(part),
+    );
+    if (!top || !bottom || !missing) return undefined;
+    const text = (entry) => entry.template ?? entry.body.toString('utf8');
+    const html = await resolveIncludes(head ? text(top) + head + text(bottom) : text(missing));
+    let entry = composedPages.get(html);
+    if (entry) composedPages.delete(html);
+    else entry = await compressed(Buffer.from(html), '.html');
+    composedPages.set(html, entry);
+    if (composedPages.size > COMPOSED_PAGES) composedPages.delete(composedPages.keys().next().value);
+    return { ...entry, status: head ? 200 : 404, type: TYPES['.html'] };
   }
 
   /** The page with its includes resolved; compressed again only when an include changed. */
@@ -240,6 +320,29 @@ export function createStaticServer({
         plain(res, 400, 'Bad request: malformed percent-escape in the path');
         return;
       }
+      if (siteApi && SITE_FILES.test(url.pathname)) {
+        const answer = await fromSiteApi(`/site${url.pathname}`);
+        if (!answer) {
+          plain(res, 502, 'Bad gateway');
+          return;
+        }
+        const body = Buffer.from(await answer.arrayBuffer());
+        res.writeHead(answer.status === 200 ? 200 : answer.status === 404 ? 404 : 502, {
+          ...siteHeaders,
+          'content-type':
+            answer.status === 200 ? (answer.headers.get('content-type') ?? TYPES['.txt']) : TYPES['.txt'],
+          'cache-control': answer.headers.get('cache-control') ?? 'no-cache',
+          'content-length': answer.status === 200 ? body.length : 0,
+        });
+        res.end(req.method === 'HEAD' || answer.status !== 200 ? undefined : body);
+        return;
+      }
+      const partMatch = siteApi ? PART_PAGE.exec(pathname) : null;
+      const page = partMatch ? await partPage(partMatch[1] ?? '') : undefined;
+      if (page) {
+        send(req, res, page, page.status, { ...siteHeaders, 'cache-control': 'no-cache' });
+        return;
+      }
       // Source maps stay on the build machine (hidden-source-map): they hold the full sources.
       if (pathname.endsWith('.map') || pathname.includes('\0')) {
         plain(res, 404, 'Not found');
@@ -269,24 +372,10 @@ export function createStaticServer({
       }
       const loaded = await load(file, info.mtimeMs);
       const entry = loaded.template ? { ...loaded, ...(await withIncludes(loaded)) } : loaded;
-      const accept = String(req.headers['accept-encoding'] ?? '');
-      const headers = {
+      send(req, res, entry, 200, {
         ...(entry.headers ?? siteHeaders),
-        'content-type': entry.type,
         'cache-control': cacheControlFor(file),
-        vary: 'accept-encoding',
-      };
-      let body = entry.body;
-      if (entry.br && /\bbr\b/.test(accept)) {
-        body = entry.br;
-        headers['content-encoding'] = 'br';
-      } else if (entry.gz && /\bgzip\b/.test(accept)) {
-        body = entry.gz;
-        headers['content-encoding'] = 'gzip';
-      }
-      headers['content-length'] = body.length;
-      res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
+      });
     } catch (err) {
       if (!res.headersSent) plain(res, 500, 'Internal error');
       else res.destroy();
@@ -301,7 +390,7 @@ if (isMain) {
   const [dir, portArg, ...rest] = process.argv.slice(2);
   if (!dir || !portArg) {
     console.error(
-      'usage: serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa] [--include /prefix/=<origin>/]',
+      'usage: serve-static.mjs <dir> <port> [--host <ip>] [--config <file.json>] [--no-spa] [--include /prefix/=<origin>/] [--site-api <origin>]',
     );
     process.exit(2);
   }
@@ -314,7 +403,15 @@ if (isMain) {
     rest.flatMap((arg, i) => (rest[i - 1] === '--include' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])),
   );
   const port = Number(portArg);
-  const server = createStaticServer({ dir, configJson, spa: !rest.includes('--no-spa'), includes });
+  const siteApiIdx = rest.indexOf('--site-api');
+  const server = createStaticServer({
+    dir,
+    configJson,
+    spa: !rest.includes('--no-spa'),
+    includes,
+    siteApi: siteApiIdx >= 0 ? rest[siteApiIdx + 1] : undefined,
+    serviceToken: process.env.SERVICE_TOKEN,
+  });
   server.on('error', (err) => {
     console.error(err.code === 'EADDRINUSE' ? `Port ${port} is already in use.` : err.message);
     process.exit(1);

@@ -1,7 +1,7 @@
 // Local stand-ins for the outside services (docs/architecture.md) and the helpers to run them: used by
 // `npm start`, `npm test` and the API's jest setup, so every entry point starts them the same way.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -359,6 +359,14 @@ export function localSecrets(dataDir = DATA_DIR) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+/**
+ * The token the local shell server sends the API as one of the shop's own servers (X-Service-Token:
+ * not limited as anonymous), derived from this checkout's JWT secret so secrets.json keeps its form.
+ */
+export function localServiceToken(secrets = localSecrets()) {
+  return createHmac('sha256', secrets.JWT_SECRET).update('motoparts service token').digest('base64url');
+}
+
 /** Environment the API (and tests talking to the same services) needs for a set of ports. */
 export function serviceEnv(p, { mongodbUri } = {}) {
   return {
@@ -369,6 +377,7 @@ export function serviceEnv(p, { mongodbUri } = {}) {
     STRIPE_API_BASE: `http://127.0.0.1:${p.stripe}`,
     STRIPE_SECRET_KEY: 'sk_test_123',
     ...localSecrets(),
+    SERVICE_TOKEN: localServiceToken(),
     ADMIN_EMAILS: 'admin@motoparts.test',
     ...(p.smtp ? { SMTP_URL: `smtp://127.0.0.1:${p.smtp}` } : {}),
   };

@@ -205,6 +205,11 @@ export async function startStack(p, { quiet = false, build = true, env = process
   ]) {
     if (env[key]) apiEnv[key] = env[key];
   }
+  // The addresses the API writes into the site's part pages, sitemap and mails: this stack's own.
+  const site = runtimeConfig(p, env);
+  apiEnv.SHOP_URL = env.SHOP_URL ?? site.shellUrl;
+  apiEnv.PUBLIC_API_URL = site.apiBaseUrl;
+  if (env.SERVICE_TOKEN) apiEnv.SERVICE_TOKEN = env.SERVICE_TOKEN;
   if (external.auth) delete apiEnv.FIREBASE_AUTH_EMULATOR_HOST;
   if (external.stripe) delete apiEnv.STRIPE_API_BASE;
   await Promise.all([
@@ -258,10 +263,13 @@ export async function startStack(p, { quiet = false, build = true, env = process
               `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`,
               '--include',
               `/_fragments/dashboard/=http://127.0.0.1:${p.dashboard}/`,
+              // Part pages, the sitemap and robots.txt, from the API (deploy/nginx.conf).
+              '--site-api',
+              `http://127.0.0.1:${p.api}/`,
             ]
           : []),
       ],
-      { quiet: true },
+      { quiet: true, env: f.ws === 'shell' ? { SERVICE_TOKEN: apiEnv.SERVICE_TOKEN } : {} },
     );
     await waitForPort(p[f.port], { child });
   }

@@ -12,6 +12,7 @@ module.exports = createConfig({
     './PortfolioPage': './src/features/portfolio/pages/portfolio-page.tsx',
     './PurchasePage': './src/features/purchase/pages/purchase-page.tsx',
     './CataloguePage': './src/features/catalogue/pages/catalogue-page.tsx',
+    './PartPage': './src/features/part/pages/part-page.tsx',
     './CartPage': './src/features/cart/pages/cart-page.tsx',
   },
   // The first screens and their stylesheet, for the shell's index.html to paint before the pages'

@@ -31,6 +31,7 @@ import { stripePayments } from './payments/service';
 import { ReviewPages } from './reviews/service';
 import { reviewRoutes } from './reviews/routes';
 import { salesRoutes } from './sales/routes';
+import { siteRoutes } from './site/routes';
 import { callersFor } from './users/callers';
 import { userLookupFor, type UserLookup } from './users/lookup';
 import { userRoutes } from './users/routes';
@@ -94,6 +95,7 @@ export function createRoutes({
   userRoutes(routes, deps);
   salesRoutes(routes, deps);
   imageRoutes(routes, deps);
+  siteRoutes(routes, deps);
 
   // Last, so the document it serves lists every route (itself included).
   let document: ReturnType<typeof taggedJson> | undefined;

@@ -4,9 +4,11 @@
 // image's node flags on a FerretDB of its own, both measured in the same run in alternating rounds.
 // 10 workers, each request from the next of the seed's customers (their carts of 5 random parts
 // are written straight into the database beforehand, so a checkout request is only the checkout).
-// Prints requests a second, p99, and the checkout's ratio to the single order: the aim is a
-// 5-line checkout at most 2× the cost of one order.
-//   npx tsc -b api && node bench/api/checkout.mjs        (BENCH_SECONDS=8 BENCH_ROUNDS=3)
+// Prints requests a second, p99, the CPU time each request cost the API and its FerretDB (from
+// /proc: on two shared cores req/s moves with the hour, CPU per request much less), and the
+// checkout's ratio to the single order in both: the aim is a 5-line checkout at most 2× the cost
+// of one order.
+//   npx tsc -b api && node bench/api/checkout.mjs        (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_CPU_PROF=dir)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +24,7 @@ import {
   waitForPort,
 } from '../../scripts/services.mjs';
 import { customerTokens, loadApiModels, seedScale, uidOf } from '../seed-scale/seed.mjs';
-import { apiNodeArgs, waitReady } from './support.mjs';
+import { apiNodeArgs, cpuMicros, waitReady } from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -40,8 +42,9 @@ const children = [];
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** `WORKERS` loops sending `request(i)` for `seconds`; each request's latency and status. */
-async function drive(request) {
+/** `WORKERS` loops sending `request(i)` for `seconds`; latencies, statuses, CPU per request. */
+async function drive(request, pids) {
+  const cpu0 = pids.map(cpuMicros);
   const latencies = [];
   const statuses = new Map();
   const until = Date.now() + seconds * 1000;
@@ -58,7 +61,10 @@ async function drive(request) {
     }),
   );
   latencies.sort((a, b) => a - b);
+  const [apiMs, dbMs] = pids.map((pid, i) => (cpuMicros(pid) - cpu0[i]) / 1000 / latencies.length);
   return {
+    apiMs,
+    dbMs,
     rps: latencies.length / seconds,
     p99: percentile(latencies, 99),
     statuses: Object.fromEntries(statuses),
@@ -67,7 +73,8 @@ async function drive(request) {
 
 try {
   const dbPort = await freePort();
-  children.push(await startFerret({ port: dbPort, dataDir: path.join(tmp, 'db') }));
+  const ferret = await startFerret({ port: dbPort, dataDir: path.join(tmp, 'db') });
+  children.push(ferret);
   const uri = `mongodb://127.0.0.1:${dbPort}/motoparts-scale`;
   await seedScale({ uri, log: () => {} });
   const { mongoose, PartModel } = loadApiModels();
@@ -100,7 +107,13 @@ try {
     MAX_UNVERIFIED_OPEN_ORDERS: '0',
     PORT: String(port),
   };
-  const api = spawn('node', [...apiNodeArgs(), path.join(root, 'api/dist/server.js')], {
+  // BENCH_CPU_PROF=<dir>: the API writes a V8 CPU profile there when it stops.
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const api = spawn('node', [...apiNodeArgs(), ...prof, path.join(root, 'api/dist/server.js')], {
+    // Its own process group, which stopChild signals as a whole.
+    detached: true,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -138,36 +151,43 @@ try {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
+  const pids = [api.pid, ferret.pid];
   const results = { order: [], checkout: [] };
   for (let round = 0; round < rounds; round++) {
     results.order.push(
-      await drive((i) =>
-        post('/order', tokens[i % CUSTOMERS], {
-          partsId: pool[Math.floor(Math.random() * pool.length)].id,
-          qty: 100,
-        }),
+      await drive(
+        (i) =>
+          post('/order', tokens[i % CUSTOMERS], {
+            partsId: pool[Math.floor(Math.random() * pool.length)].id,
+            qty: 100,
+          }),
+        pids,
       ),
     );
     await fillCarts();
     results.checkout.push(
-      await drive((i) =>
-        post('/checkout', tokens[i % CUSTOMERS], { address: '1 Bench Street', phone: '+1 555 0100' }),
+      await drive(
+        (i) => post('/checkout', tokens[i % CUSTOMERS], { address: '1 Bench Street', phone: '+1 555 0100' }),
+        pids,
       ),
     );
   }
   const mean = (list, key) => list.reduce((s, r) => s + r[key], 0) / list.length;
   const [order, checkout] = [results.order, results.checkout];
+  const cpu = (list) => mean(list, 'apiMs') + mean(list, 'dbMs');
+  const cpuText = (list) =>
+    `CPU per request: API ${mean(list, 'apiMs').toFixed(2)} ms, FerretDB ${mean(list, 'dbMs').toFixed(2)} ms`;
   console.log(
     `\nPOST /order vs POST /checkout (${LINES} lines), ${WORKERS} workers, ${seconds} s × ${rounds} rounds each; ${os.cpus().length} CPUs, node ${process.version}`,
   );
   console.log(
-    `order     ${mean(order, 'rps').toFixed(0)} req/s  p99 ${mean(order, 'p99').toFixed(0)} ms  (rounds ${order.map((r) => r.rps.toFixed(0)).join(', ')}; ${JSON.stringify(order.at(-1).statuses)})`,
+    `order     ${mean(order, 'rps').toFixed(0)} req/s  p99 ${mean(order, 'p99').toFixed(0)} ms  ${cpuText(order)}  (rounds ${order.map((r) => r.rps.toFixed(0)).join(', ')}; ${JSON.stringify(order.at(-1).statuses)})`,
   );
   console.log(
-    `checkout  ${mean(checkout, 'rps').toFixed(0)} req/s  p99 ${mean(checkout, 'p99').toFixed(0)} ms  (rounds ${checkout.map((r) => r.rps.toFixed(0)).join(', ')}; ${JSON.stringify(checkout.at(-1).statuses)})`,
+    `checkout  ${mean(checkout, 'rps').toFixed(0)} req/s  p99 ${mean(checkout, 'p99').toFixed(0)} ms  ${cpuText(checkout)}  (rounds ${checkout.map((r) => r.rps.toFixed(0)).join(', ')}; ${JSON.stringify(checkout.at(-1).statuses)})`,
   );
   console.log(
-    `a checkout costs ${(mean(order, 'rps') / mean(checkout, 'rps')).toFixed(2)}× an order in throughput and ${(mean(checkout, 'p99') / mean(order, 'p99')).toFixed(2)}× in p99 (aim: ≤ 2×)`,
+    `a checkout costs ${(cpu(checkout) / cpu(order)).toFixed(2)}× an order in CPU, ${(mean(order, 'rps') / mean(checkout, 'rps')).toFixed(2)}× in throughput and ${(mean(checkout, 'p99') / mean(order, 'p99')).toFixed(2)}× in p99 (aim: ≤ 2×)`,
   );
 } finally {
   for (const child of children) await stopChild(child);

@@ -93,6 +93,8 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
   };
   // The image's node flags (deploy/api.Dockerfile) unless told, as bench/api/run.mjs runs it.
   const api = spawn('node', [...nodeArgs, server], {
+    // Its own process group, which stopChild signals as a whole.
+    detached: true,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

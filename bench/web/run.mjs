@@ -10,6 +10,7 @@
 // only (every script refused: the floor that no JavaScript work can beat).
 /* global window, localStorage, PerformanceObserver -- observe() and the init script run in the page */
 import { chromium } from 'playwright-core';
+import { LIGHTHOUSE, lighthouse } from './lighthouse.mjs';
 
 const env = process.env;
 const BASE = (env.WEB_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
@@ -192,8 +193,22 @@ const PAGES = [
   { name: 'dashboard', path: '/dashboard', ready: 'main :is(h1, h2)', session: token },
 ];
 
+// The public pages Lighthouse measures (BENCH_PAGES=lighthouse, or all pages).
+const PUBLIC_PAGES = [
+  '/',
+  '/home',
+  '/parts',
+  `/parts/${first._id}`,
+  '/reviews',
+  '/blogs',
+  '/myPortfolio',
+  '/login',
+  '/signup',
+];
+
 // BENCH_PAGES=purchase,dashboard measures only the pages named (by their first word), and the
-// HTML-only floor that every ratio is read against; `click` names the navigations below.
+// HTML-only floor that every ratio is read against; `click` names the navigations below, and
+// `lighthouse` the Lighthouse rows.
 const only = env.BENCH_PAGES?.split(',').map((n) => n.trim());
 const [home, stripped, floor, purchase, dashboard] = PAGES;
 const measured = only ? PAGES.filter((p) => p === floor || only.includes(p.name.split(',')[0])) : PAGES;
@@ -254,4 +269,25 @@ try {
   }
 } finally {
   await browser.close();
+}
+
+// Lighthouse's mobile preset on every public page, after the floor above: the medians of RUNS
+// (BENCH_LIGHTHOUSE_RUNS, 3 by default) runs each; a run takes 15–30 s here.
+if (!only || only.includes('lighthouse')) {
+  const runs = Number(env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+  console.log(`${LIGHTHOUSE}, mobile preset (simulated slow 4G, 4× CPU), medians of ${runs}:`);
+  console.log('page                          perf  a11y  best   seo    CLS    LCP ms  below 0.9');
+  for (const p of PUBLIC_PAGES) {
+    const results = [];
+    for (let i = 0; i < runs; i += 1) {
+      results.push(await lighthouse(BASE + p, { chromePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium' }));
+    }
+    const med = (k) => median(results.map((r) => r[k]));
+    const cell = (v, w) => String(v).padStart(w);
+    console.log(
+      `${p.replace(first._id, ':id').padEnd(29)}${cell(med('performance'), 5)}${cell(med('accessibility'), 6)}` +
+        `${cell(med('bestPractices'), 6)}${cell(med('seo'), 6)}${cell(med('cls').toFixed(3), 7)}` +
+        `${cell(Math.round(med('lcp')), 10)}  ${[...new Set(results.flatMap((r) => r.failed))].join(' ') || '—'}`,
+    );
+  }
 }

@@ -412,6 +412,31 @@ const ROWS: Row[] = [
     path: hostedPhoto,
     expect: { anon: 200, customer: 200, other: 200, admin: 200 },
   },
+  {
+    name: 'GET /site/parts/:id/head',
+    method: 'GET',
+    path: (f) => `/site/parts/${f.partId}/head`,
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
+  {
+    name: 'GET /site/sitemap.xml',
+    method: 'GET',
+    path: () => '/site/sitemap.xml',
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
+  {
+    name: 'GET /site/sitemaps/:file',
+    method: 'GET',
+    // One file only: the catalogue here is far below a sitemap index.
+    path: () => '/site/sitemaps/1.xml',
+    expect: { anon: 404, customer: 404, other: 404, admin: 404 },
+  },
+  {
+    name: 'GET /site/robots.txt',
+    method: 'GET',
+    path: () => '/site/robots.txt',
+    expect: { anon: 200, customer: 200, other: 200, admin: 200 },
+  },
 ];
 
 let t: TestApp;

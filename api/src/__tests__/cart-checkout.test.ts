@@ -348,7 +348,7 @@ describe('recovery of a checkout a crash interrupted', () => {
     await recoverOnce({ graceMs: 0 });
   };
 
-  it('an uncommitted checkout is rolled back: failed, every taken line given back, no order', async () => {
+  it('an uncommitted checkout an earlier version wrote first is rolled back: failed, every taken line given back, no order', async () => {
     const { _id, lines, parts } = await crashed('reserving', 2);
     expect(await stocks(parts)).toEqual([900, 900, 1000]);
     await recover();
@@ -358,6 +358,45 @@ describe('recovery of a checkout a crash interrupted', () => {
       await OrderModel.countDocuments({ _id: { $in: lines.map((l) => l.orderId) }, hold: { $ne: 'void' } }),
     ).toBe(0);
     expect(await CheckoutNoteModel.exists({ _id })).toBeNull();
+  });
+
+  it('a checkout that exists only as its note’s draft is rolled back: written failed, every taken line given back', async () => {
+    const { _id, lines, parts } = await crashed('reserving', 2);
+    // As the placing leaves it before its commit: the note with the draft, no checkout yet.
+    const written = await CheckoutModel.findById(_id).lean();
+    await CheckoutModel.deleteOne({ _id });
+    await CheckoutNoteModel.updateOne(
+      { _id },
+      {
+        $set: {
+          draft: {
+            uid: written?.uid,
+            user: written?.user,
+            userName: '',
+            lines,
+            totalCents: written?.totalCents,
+            address: written?.address,
+            phone: written?.phone,
+          },
+        },
+      },
+    );
+    expect(await stocks(parts)).toEqual([900, 900, 1000]);
+    await recover();
+    const failed = await CheckoutModel.findById(_id).lean();
+    expect([failed?.state, failed?.lines.map((l) => l.orderId)]).toEqual([
+      'failed',
+      lines.map((l) => l.orderId),
+    ]);
+    expect(await stocks(parts)).toEqual([1000, 1000, 1000]);
+    expect(
+      await OrderModel.countDocuments({ _id: { $in: lines.map((l) => l.orderId) }, hold: { $ne: 'void' } }),
+    ).toBe(0);
+    expect(await CheckoutNoteModel.exists({ _id })).toBeNull();
+    // The id is taken for good: a request that stalled before its commit cannot write it now.
+    await expect(CheckoutModel.create({ _id, ...written, state: 'placed' })).rejects.toMatchObject({
+      code: 11000,
+    });
   });
 
   it('a committed checkout is rolled forward: every line’s order written, the stock stays taken', async () => {

@@ -71,6 +71,10 @@ const ACCESS: Record<string, Access> = {
   'GET /sales': 'admin',
   'POST /images': 'user',
   'GET /uploads/:file': 'public',
+  'GET /site/parts/:id/head': 'public',
+  'GET /site/sitemap.xml': 'public',
+  'GET /site/sitemaps/:file': 'public',
+  'GET /site/robots.txt': 'public',
 };
 
 const SCHEME: Record<Access, string | undefined> = {

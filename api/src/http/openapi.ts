@@ -47,6 +47,7 @@ const TAGS: Record<string, string> = {
   payments: 'Card payments through Stripe.',
   reviews: 'Customer reviews.',
   sales: 'The admins’ Overview: revenue, orders, stock and held pieces.',
+  site: 'What the shop’s web servers put into its public pages: part page heads, the sitemap, robots.txt.',
   users: 'Sign-in, profiles and accounts.',
 };
 

@@ -112,6 +112,11 @@ const envSchema = z.object({
    */
   SHOP_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**
+   * The API's own public address (the front ends' `apiBaseUrl`): the photos it hosts are named by
+   * it in the shop's page heads (Open Graph, JSON-LD). By default the address a request reached.
+   */
+  PUBLIC_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
    * The shop's time zone (an IANA name such as Europe/Berlin): where the Overview's days begin and
    * end. Checked at start-up against the zones this Node knows.
    */

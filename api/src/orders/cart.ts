@@ -20,7 +20,7 @@ import { CartModel, type CartDoc } from './model';
  * so nothing is charged that was not shown.
  */
 
-const PROBLEMS: Record<CartProblemCode, (part: PartDoc | undefined) => string> = {
+const PROBLEMS: Record<CartProblemCode, (part: LinePart | undefined) => string> = {
   deleted: () => 'This part is no longer sold. Remove it to check out.',
   stock: (part) =>
     `Only ${part?.availableQty ?? 0} pieces are available now. Lower the quantity or remove the line.`,
@@ -32,18 +32,29 @@ function assertCustomer(caller: Caller): void {
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
 }
 
+/**
+ * What a cart line needs of its part.
+ * The stock journal, description and mail outbox are left in the database: a part's journal holds
+ * a marker per order in flight, and every checkout reads its lines' parts.
+ */
+export type LinePart = Omit<PartDoc, 'journal' | 'text' | 'outbox'>;
+
 /** The parts of `ids`, by id, in one `_id: {$in}` read (answered from the `_id` index). */
-export async function partsById(ids: string[]): Promise<Map<string, PartDoc>> {
+export async function partsById(ids: string[]): Promise<Map<string, LinePart>> {
   const valid = ids.filter((id) => Types.ObjectId.isValid(id));
   const docs =
-    valid.length > 0 ? await PartModel.find({ _id: { $in: valid }, ...ON_SALE }).lean<PartDoc[]>() : [];
+    valid.length > 0
+      ? await PartModel.find({ _id: { $in: valid }, ...ON_SALE }, { journal: 0, text: 0, outbox: 0 }).lean<
+          LinePart[]
+        >()
+      : [];
   return new Map(docs.map((d) => [String(d._id), d]));
 }
 
 /** What a stored line is now: its part's name, stock and price, and whether it can be checked out. */
 export function cartLineOf(
   line: CartDoc['lines'][number],
-  part: PartDoc | undefined,
+  part: LinePart | undefined,
 ): CartLine & { unitPriceCents: number } {
   const unitPriceCents = part ? unitPriceCentsOf(part, line.qty) : line.unitPriceCents;
   const problem: CartProblemCode | undefined = !part
@@ -89,9 +100,20 @@ type StoredLine = { partId: string; qty: number; unitPriceCents: number };
  * tabs changing the cart at once both count. Plain updates only (the embedded FerretDB has no
  * positional operators).
  */
-async function updateCart(uid: string, change: (lines: StoredLine[]) => StoredLine[]): Promise<void> {
+/** A cart as read, with the version a write of it is conditional on. */
+type ReadCart = CartDoc & { v?: number };
+
+/**
+ * Writes `change` of the cart on the version it read, read again when another write came first.
+ * `read` is the cart as the caller has just read it, saving the first read.
+ */
+async function updateCart(
+  uid: string,
+  change: (lines: StoredLine[]) => StoredLine[],
+  read?: ReadCart | null,
+): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const cart = await CartModel.findById(uid).lean<CartDoc & { v?: number }>();
+    const cart = attempt === 0 && read !== undefined ? read : await CartModel.findById(uid).lean<ReadCart>();
     const lines = change(cart?.lines ?? []);
     if (!cart) {
       try {
@@ -161,9 +183,18 @@ export async function refillCart(caller: Caller, lines: { partId: string; qty: n
   return getCart(caller);
 }
 
-/** Takes out of the cart the lines a checkout placed (a line changed meanwhile stays). */
-export async function clearCheckedOut(uid: string, placed: { partId: string; qty: number }[]): Promise<void> {
-  await updateCart(uid, (lines) =>
-    lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.qty === l.qty)),
+/**
+ * Takes out of the cart the lines a checkout placed (a line changed meanwhile stays), starting
+ * from the cart as the checkout read it.
+ */
+export async function clearCheckedOut(
+  uid: string,
+  placed: { partId: string; qty: number }[],
+  read: ReadCart | null,
+): Promise<void> {
+  await updateCart(
+    uid,
+    (lines) => lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.qty === l.qty)),
+    read,
   );
 }

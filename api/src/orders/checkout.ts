@@ -1,4 +1,4 @@
-import { mailEntry, withMail } from '../mail/outbox-model';
+import { mailEntry, mailFields, withMail } from '../mail/outbox-model';
 import {
   ADMIN_CANNOT_ORDER,
   type Checkout,
@@ -19,6 +19,7 @@ import {
   OrderModel,
   type CartDoc,
   type CheckoutDoc,
+  type CheckoutDraft,
   type OrderDoc,
 } from './model';
 import { openSlots } from './open-slots';
@@ -31,20 +32,20 @@ import { toOrder } from './wire';
  * embedded FerretDB has none): every step is one single-document update, and the checkout's own
  * document is the commit point.
  *
- *   place:   note → checkout `reserving` → each line: the part's stock taken with `+orderId`
- *            (orders/stock.ts takeStock) → checkout `placed` (the commit) → each line's order
- *            written `held` → note deleted, markers pulled later
- *            A line refused: checkout `failed`, every taken line given back (undoTake), 409.
+ *   place:   note with the checkout's draft → each line: the part's stock taken with `+orderId`
+ *            (orders/stock.ts takeStocks) → checkout written `placed` (the commit) → each line's
+ *            order written `held` → note and markers deleted later, in batches
+ *            A line refused: every taken line given back (undoTake), note deleted, 409.
  *   pay:     note → checkout `placed` → `paid` (amount = total) → each line marked paid → note gone
  *   release: note → checkout `placed` → `releasing` → each line released as a single order is
  *            (cancel: deleted; expiry: kept as expired) → checkout `released` → note gone
  *
  * Paying and releasing both start from `placed` with one conditional update, so only one of them
  * happens. After a crash the recovery pass (`recoverCheckouts`, before the journal's) reads the
- * notes: `reserving` is rolled back (marked `failed` first, so a stalled request cannot commit it,
- * then every `+orderId` given back), `placed` and `paid` are rolled forward (missing orders
- * written, payment marked), `releasing` is finished. So after `kill -9` at any instant either
- * every line exists with its stock taken or none does.
+ * notes: a draft never committed is rolled back (its checkout written `failed` first, so a stalled
+ * request's commit finds the id taken, then every `+orderId` given back), `placed` and `paid` are
+ * rolled forward (missing orders written, payment marked), `releasing` is finished. So after
+ * `kill -9` at any instant either every line exists with its stock taken or none does.
  */
 
 type CheckoutRecord = CheckoutDoc & { _id: string };
@@ -58,15 +59,54 @@ const NOT_PLACED: Record<string, string> = {
   reserving: 'This checkout is still being placed.',
 };
 
-async function note(id: string): Promise<void> {
+/** Writes the note of a move; false when the checkout is noted already. */
+async function note(id: string, draft?: CheckoutDraft): Promise<boolean> {
+  // A finished move's note may still wait for its batch: the new move keeps it.
+  finished.delete(id);
+  if (dropping?.ids.has(id)) await dropping.done.catch(() => undefined);
   try {
-    await CheckoutNoteModel.create({ _id: id, at: new Date() });
+    await CheckoutNoteModel.create({ _id: id, at: new Date(), ...(draft ? { draft } : {}) });
+    return true;
   } catch (err) {
     // Already noted (a move retried, or two racing): one note is enough.
     if ((err as { code?: unknown }).code !== 11000) throw err;
+    return false;
   }
 }
 const dropNote = (id: string) => CheckoutNoteModel.deleteOne({ _id: id });
+
+// ---- notes of finished moves: deleted in batches, as the journal's markers are ----
+
+const finished = new Set<string>();
+let dropping: { ids: Set<string>; done: Promise<void> } | undefined;
+/** Notes per delete command. */
+const DROP_BATCH = 500;
+
+/** The move is over; its note goes with the next batch (a leftover note only costs recovery a look). */
+function dropNoteLater(id: string): void {
+  finished.add(id);
+}
+
+/** Deletes the notes of finished moves, a batch per command (the order jobs' flush calls it). */
+export async function flushNotes(): Promise<void> {
+  while (finished.size > 0) {
+    if (dropping) {
+      await dropping.done;
+      continue;
+    }
+    const ids = new Set([...finished].slice(0, DROP_BATCH));
+    for (const id of ids) finished.delete(id);
+    const done = CheckoutNoteModel.deleteMany({ _id: { $in: [...ids] } }).then(
+      () => undefined,
+      (err: unknown) => {
+        for (const id of ids) finished.add(id);
+        throw err;
+      },
+    );
+    dropping = { ids, done: done.finally(() => (dropping = undefined)) };
+    await dropping.done;
+  }
+}
 
 /** What the stock steps need of a line (orders/stock.ts). */
 interface LineStock {
@@ -173,22 +213,23 @@ async function writeLineOrders(
  * POST /checkout: the caller's cart, every line with its stock taken or none. A line that cannot
  * be checked out as it is (part gone, stock short, price changed since added) refuses the
  * checkout before anything is reserved; a line whose stock runs out while the others are taken
- * undoes them all. Both are a 409 naming each line. `checkoutId` lets an Idempotency-Key retry
- * reuse the id the first attempt chose.
+ * undoes them all. Both are a 409 naming each line. `retryOf` is the id an Idempotency-Key's
+ * first attempt chose, for a retry to reuse; without it the checkout is new and nobody can have
+ * placed it yet.
  */
 export async function placeCheckout(
   caller: Caller,
   input: CheckoutInput,
   rules: OrderRules,
-  checkoutId: string = new Types.ObjectId().toHexString(),
+  retryOf?: string,
 ): Promise<Checkout> {
   if (caller.admin) throw AppError.forbidden(ADMIN_CANNOT_ORDER);
-  const earlier = await CheckoutModel.findById(checkoutId).lean<CheckoutRecord>();
+  const checkoutId = retryOf ?? new Types.ObjectId().toHexString();
+  const earlier = retryOf ? await CheckoutModel.findById(retryOf).lean<CheckoutRecord>() : null;
   if (earlier) {
     // A retry under an Idempotency-Key whose first attempt got this far.
     if (earlier.uid !== caller.uid) throw AppError.conflict('This checkout id is taken.');
-    if (earlier.state === 'reserving')
-      throw AppError.unavailable('The checkout is still being placed; try again.');
+    if (earlier.state === 'reserving') throw stillPlacing();
     if (earlier.state === 'failed')
       throw AppError.conflict('This checkout was not placed: nothing was reserved.');
     return answerOf(earlier, rules);
@@ -231,29 +272,25 @@ export async function placeCheckout(
         unitPriceCents: l.unitPriceCents,
         priceCents: l.unitPriceCents * l.qty,
       }));
+      const draft: CheckoutDraft = {
+        uid: caller.uid,
+        user: caller.email,
+        userName: caller.name.slice(0, 120),
+        lines,
+        totalCents: lines.reduce((sum, l) => sum + l.priceCents, 0),
+        address: input.address,
+        phone: input.phone,
+      };
       return await withBusy(
         lines.map((l) => l.orderId),
         async () => {
-          await note(checkoutId);
-          await CheckoutModel.create({
-            _id: checkoutId,
-            uid: caller.uid,
-            user: caller.email,
-            userName: caller.name.slice(0, 120),
-            lines,
-            totalCents: lines.reduce((sum, l) => sum + l.priceCents, 0),
-            state: 'reserving',
-            address: input.address,
-            phone: input.phone,
-          });
+          // Noted already: an earlier attempt with this id is still placing it, or died doing so
+          // and waits for the recovery pass to roll it back.
+          if (!(await note(checkoutId, draft))) throw stillPlacing();
           const took = await takeStocks(lines.map(reservation));
           const taken = lines.filter((l) => took.has(l.orderId));
           const short = lines.filter((l) => !took.has(l.orderId));
           if (short.length > 0) {
-            await CheckoutModel.updateOne(
-              { _id: checkoutId, state: 'reserving' },
-              { $set: { state: 'failed' } },
-            );
             for (const line of taken) await undoTake(reservation(line));
             await dropNote(checkoutId);
             const now = await partsById(short.map((l) => l.partId));
@@ -266,21 +303,29 @@ export async function placeCheckout(
               lines: shortLines,
             });
           }
-          // The commit point, with the order mail queued in the same step.
-          const commit = await CheckoutModel.findOneAndUpdate(
-            { _id: checkoutId, state: 'reserving' },
-            withMail({ $set: { state: 'placed' } }, [mailEntry('placed')]),
-            { new: true },
-          ).lean<CheckoutRecord>();
-          // Rolled back meanwhile by a recovery pass that took this request for dead: it gave back.
-          if (!commit) throw AppError.unavailable('The checkout could not be completed. Please try again.');
+          // The commit point: the checkout written, with the order mail queued in the same step.
+          let commit: CheckoutRecord;
+          try {
+            const written = await CheckoutModel.create({
+              _id: checkoutId,
+              ...draft,
+              state: 'placed',
+              ...mailFields([mailEntry('placed')]),
+            });
+            commit = written.toObject() as CheckoutRecord;
+          } catch (err) {
+            if ((err as { code?: unknown }).code !== 11000) throw err;
+            // A recovery pass took this request for dead: it wrote the id `failed` and gave back.
+            throw AppError.unavailable('The checkout could not be completed. Please try again.');
+          }
           const orders = await writeLineOrders(commit, undefined, { fresh: true });
-          await dropNote(checkoutId);
+          dropNoteLater(checkoutId);
           placed = true;
-          await clearCheckedOut(caller.uid, lines);
-          // Offered again next time (the profile keeps the last delivery address and phone).
+          await clearCheckedOut(caller.uid, lines, cart);
+          // Offered again next time (the profile keeps the last delivery address and phone);
+          // a repeat buyer's profile matches already and is not written.
           await UserModel.updateOne(
-            { _id: caller.uid },
+            { _id: caller.uid, $or: [{ address: { $ne: input.address } }, { phone: { $ne: input.phone } }] },
             { $set: { address: input.address, phone: input.phone } },
           );
           // The orders as just written are the answer: no read back.
@@ -292,6 +337,8 @@ export async function placeCheckout(
     }
   });
 }
+
+const stillPlacing = () => AppError.unavailable('The checkout is still being placed; try again.');
 
 async function answerOf(doc: CheckoutRecord, rules: Pick<OrderRules, 'holdMs'>): Promise<Checkout> {
   return toCheckout(doc, await ordersOf(doc), rules);
@@ -359,7 +406,7 @@ async function finishPaid(doc: CheckoutRecord): Promise<void> {
     await OrderModel.updateOne({ _id: line.orderId, paid: false }, { $set: { paid: true, ...paid } });
   }
   await openSlots().release(doc.uid, doc._id);
-  await dropNote(doc._id);
+  dropNoteLater(doc._id);
 }
 
 /**
@@ -390,7 +437,7 @@ async function finishRelease(doc: CheckoutRecord): Promise<void> {
   for (const line of doc.lines) await releaseOrder(line.orderId, to, { checkoutId: doc._id });
   await CheckoutModel.updateOne({ _id: doc._id, state: 'releasing' }, { $set: { state: 'released' } });
   await openSlots().release(doc.uid, doc._id);
-  await dropNote(doc._id);
+  dropNoteLater(doc._id);
 }
 
 /** Settles a checkout's open payment at the provider before a release ('paid': it stays). */
@@ -451,16 +498,34 @@ export async function recoverCheckouts({
   const report: CheckoutRecoveryReport = { rolledBack: 0, rolledForward: 0, released: 0 };
   const cutoff = now - graceMs;
   for (const n of await CheckoutNoteModel.find({}).lean()) {
-    if (isBusy(n._id) || n.at.getTime() > cutoff) continue;
+    if (isBusy(n._id) || finished.has(n._id) || n.at.getTime() > cutoff) continue;
     await withBusy([n._id], async () => {
-      const doc = await CheckoutModel.findById(n._id).lean<CheckoutRecord>();
+      let doc = await CheckoutModel.findById(n._id).lean<CheckoutRecord>();
+      if (!doc && n.draft) {
+        if (n.draft.lines.some((l) => isBusy(l.orderId))) return;
+        // Never committed: written `failed` first, so a request still running cannot commit it
+        // now, then every line taken is given back.
+        try {
+          await CheckoutModel.create({ _id: n._id, ...n.draft, state: 'failed' });
+          for (const line of n.draft.lines) await undoTake(reservation(line));
+          report.rolledBack += 1;
+          log?.warn({ checkoutId: n._id }, 'recovery: rolled back an unfinished checkout');
+          await dropNote(n._id);
+          return;
+        } catch (err) {
+          // Committed meanwhile: finished below as what it is now.
+          if ((err as { code?: unknown }).code !== 11000) throw err;
+          doc = await CheckoutModel.findById(n._id).lean<CheckoutRecord>();
+        }
+      }
       if (doc?.lines.some((l) => isBusy(l.orderId))) return;
       if (!doc || doc.state === 'failed' || doc.state === 'released') {
         await dropNote(n._id);
         return;
       }
       if (doc.state === 'reserving') {
-        // Never committed: fail it first, so a request still running cannot commit it now.
+        // Written first by an earlier version and never committed: failed first, so a request
+        // still running cannot commit it now.
         const failed = await CheckoutModel.updateOne(
           { _id: doc._id, state: 'reserving' },
           { $set: { state: 'failed' } },

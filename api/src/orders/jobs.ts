@@ -6,7 +6,7 @@ import type { OpenPayments } from './payments-port';
 import type { OrderReads } from './read-models';
 import { holdExtended, orderRules, type OrderRules } from './rules';
 import { OrderKeyModel, type OrderDoc } from './model';
-import { expireCheckout, recoverCheckouts } from './checkout';
+import { expireCheckout, flushNotes, recoverCheckouts } from './checkout';
 import { recoverRefunds } from './refunds';
 import { flushJournal, recoverOnce, releaseOrder } from './stock';
 
@@ -118,7 +118,8 @@ export function startOrderJobs(
     if (r.undone + r.finished + r.orphansReturned > 0) log.warn(r, 'recovery pass repaired orders');
   });
   const expire = guard('expiry', () => expireDue(rules, reads, payments, log));
-  const flush = guard('journal', flushJournal);
+  // What finished moves leave behind (journal markers, checkout notes), deleted in batches.
+  const flush = guard('journal', () => Promise.all([flushJournal(), flushNotes()]));
 
   const timers = [
     setInterval(() => void recover(), env.ORDER_RECOVERY_INTERVAL_MS),
@@ -137,7 +138,7 @@ export function startOrderJobs(
       for (const t of timers) clearInterval(t);
       await running;
       stopped = true;
-      await flushJournal().catch(() => undefined);
+      await Promise.all([flushJournal(), flushNotes()]).catch(() => undefined);
     },
   };
 }

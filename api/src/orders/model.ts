@@ -380,10 +380,11 @@ const checkoutLineSchema = new Schema(
 
 /**
  * One checkout: many lines placed together, paid by one PaymentIntent, cancelled and expired
- * together. Its `state` is the commit point of the all-or-nothing placing: `reserving` (lines'
- * stock being taken; a crash rolls it back), `placed` (every line's stock taken; a crash rolls it
- * forward, writing the orders), `paid`, `releasing` (cancelled or expired: lines being given back),
- * `released`, `failed` (refused or rolled back: nothing holds stock).
+ * together. Writing it is the commit point of the all-or-nothing placing (until then it exists
+ * only as its note's draft): `placed` (every line's stock taken; a crash rolls it forward, writing
+ * the orders), `paid`, `releasing` (cancelled or expired: lines being given back), `released`,
+ * `failed` (rolled back: nothing holds stock). `reserving` is read only: checkouts placed by
+ * earlier versions were written first and committed by this move.
  */
 const checkoutSchema = new Schema(
   {
@@ -417,14 +418,34 @@ export const CheckoutModel = model('Checkout', checkoutSchema);
  * Checkouts whose state is moving (placing, paying, releasing), one small document each (`_id` =
  * the checkout id), written before the move and deleted once it is finished: the recovery pass
  * reads this short list to finish or undo what a crash interrupted, instead of every checkout.
+ * A placing's note carries the checkout it is about to write (`draft`): until that checkout
+ * exists, the note is all there is of it, and all a rollback needs.
  */
+const checkoutDraftSchema = new Schema(
+  {
+    uid: { type: String, required: true },
+    user: { type: String, required: true },
+    userName: { type: String, default: '' },
+    lines: { type: [checkoutLineSchema], required: true },
+    totalCents: { type: Number, required: true },
+    address: { type: String, required: true },
+    phone: { type: String, required: true },
+  },
+  { _id: false },
+);
 const checkoutNoteSchema = new Schema(
   {
     _id: { type: String, required: true },
     at: { type: Date, required: true },
+    draft: { type: checkoutDraftSchema },
   },
   { strict: 'throw', versionKey: false },
 );
+
+/** A placing's checkout as its note keeps it (a plain object, as read with `lean`). */
+export interface CheckoutDraft extends Omit<InferSchemaType<typeof checkoutDraftSchema>, 'lines'> {
+  lines: CheckoutLine[];
+}
 
 export const CheckoutNoteModel = model('CheckoutNote', checkoutNoteSchema);
 

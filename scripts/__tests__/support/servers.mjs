@@ -42,9 +42,18 @@ export function nginxBinary() {
 
 /**
  * nginx serving `root` with deploy/nginx.conf.
- * @param {{ root: string, storefrontUrl: string, cspPolicy?: string }} o
+ * @param {{ root: string, storefrontUrl: string, dashboardUrl?: string, apiUrl?: string, serviceToken?: string, cspPolicy?: string }} o
+ *   apiUrl: the API the site's part pages, sitemap and robots.txt come from (by default nothing
+ *   listens there)
  */
-export async function startNginx({ root, storefrontUrl, dashboardUrl, cspPolicy = "default-src 'self'" }) {
+export async function startNginx({
+  root,
+  storefrontUrl,
+  dashboardUrl,
+  apiUrl = 'http://127.0.0.1:9',
+  serviceToken = '',
+  cspPolicy = "default-src 'self'",
+}) {
   const nginx = nginxBinary();
   const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-'));
   mkdirSync(path.join(prefix, 'logs'));
@@ -52,6 +61,8 @@ export async function startNginx({ root, storefrontUrl, dashboardUrl, cspPolicy 
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
     .replaceAll('${DASHBOARD_INTERNAL_URL}', (dashboardUrl ?? storefrontUrl).replace(/\/$/, ''))
+    .replaceAll('${API_INTERNAL_URL}', apiUrl.replace(/\/$/, ''))
+    .replaceAll('${SERVICE_TOKEN}', serviceToken)
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
     .replaceAll('${CSP_POLICY}', cspPolicy)
     .replace('listen 8080;', `listen 127.0.0.1:${port};`)
@@ -63,7 +74,7 @@ export async function startNginx({ root, storefrontUrl, dashboardUrl, cspPolicy 
     `daemon off; pid ${prefix}/nginx.pid; error_log ${prefix}/logs/error.log;
      events {}
      http { access_log off; client_body_temp_path ${prefix}; proxy_temp_path ${prefix};
-            types { text/html html; text/css css; text/javascript js; application/json json map; text/plain txt; }
+            types { text/html html; text/css css; text/javascript js; application/json json map; text/plain txt; application/xml xml; }
             include ${prefix}/site.conf; }`,
   );
   const child = spawn(nginx, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: 'inherit' });

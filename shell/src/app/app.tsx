@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import { RemoteBoundary, requireStore, ScrollRestoration } from '@motoparts/state/frame';
@@ -8,8 +8,12 @@ import { TopBar } from '../components/top-bar';
 import { RemoteView, Unavailable } from '../remotes/remote-view';
 import { PAGES, pageTitle, type PageRoute } from './routes';
 
+/**
+ * The route's name in the tab. A layout effect: it runs before the page's own effects, so a page
+ * that names itself more precisely (a part's page, with the part's name) has the last word.
+ */
 function Titled({ title, children }: { title: string; children: ReactNode }) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.title = pageTitle(title);
   }, [title]);
   return <>{children}</>;

@@ -3,6 +3,7 @@ import BlogsPage from '../features/blogs/pages/blogs-page';
 import CartPage from '../features/cart/pages/cart-page';
 import CataloguePage from '../features/catalogue/pages/catalogue-page';
 import HomePage from '../features/home/pages/home-page';
+import PartPage from '../features/part/pages/part-page';
 import PortfolioPage from '../features/portfolio/pages/portfolio-page';
 import PurchasePage from '../features/purchase/pages/purchase-page';
 import ReviewsPage from '../features/reviews/pages/reviews-page';
@@ -14,6 +15,7 @@ import ReviewsPage from '../features/reviews/pages/reviews-page';
 export const pages: Record<string, ComponentType> = {
   HomePage,
   CataloguePage,
+  PartPage,
   BlogsPage,
   ReviewsPage,
   PortfolioPage,

@@ -6,6 +6,8 @@ export const routes: RemoteRoute[] = [
   { path: '/home', title: 'Home', module: 'HomePage', firstScreen: true },
   { path: '/purchase', title: 'Home', module: 'HomePage', firstScreen: true },
   { path: '/parts', title: 'Parts', module: 'CataloguePage' },
+  // A part's public page: search engines and shared links lead here (its head is served per part).
+  { path: '/parts/:id', title: 'Part', module: 'PartPage', prefetch: { part: 'id' } },
   { path: '/blogs', title: 'Blogs', module: 'BlogsPage' },
   { path: '/reviews', title: 'Reviews', module: 'ReviewsPage' },
   { path: '/myPortfolio', title: 'My Portfolio', module: 'PortfolioPage' },

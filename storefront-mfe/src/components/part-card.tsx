@@ -55,22 +55,45 @@ export function StockBadge({ part }: { part: Pick<Part, 'qty' | 'availableQty'> 
 }
 
 /**
- * One part in a grid. The whole card opens the part (the name's link stretches over it); the
- * Purchase button sits above that link, and a sold-out part has none that can be pressed.
+ * Purchase: a link to the part's purchase page, or a button that cannot be pressed when the part
+ * is sold out. An admin pressing it is told that admins cannot buy and stays on the page
+ * (docs/product.md).
  */
-export function PartCard({ part, eager, children }: { part: Part; eager: boolean; children?: ReactNode }) {
+export function PurchaseLink({ part, className = 'btn' }: { part: Part; className?: string }) {
   const isAdmin = useAppSelector(selectIsAdmin);
-  const buyable = isInStock(part);
-  const href = `/purchase/${part._id}`;
-  // Tiers ascend with falling prices: the last one is the lowest price a line can reach.
-  const best = part.priceTiers?.at(-1);
-
-  // docs/product.md: admins cannot buy; they are told so and stay on the page.
   const onPurchase = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!isAdmin) return;
     event.preventDefault();
     window.alert(ADMIN_CANNOT_ORDER);
   };
+  if (!isInStock(part)) {
+    return (
+      <button type="button" className={className} disabled aria-label={`Purchase ${part.name} (sold out)`}>
+        Purchase
+      </button>
+    );
+  }
+  return (
+    <Link
+      className={className}
+      to={`/purchase/${part._id}`}
+      onClick={onPurchase}
+      aria-label={`Purchase ${part.name}`}
+    >
+      Purchase
+    </Link>
+  );
+}
+
+/**
+ * One part in a grid. The whole card opens the part's own page (the name's link stretches over
+ * it); the Purchase button sits above that link and leads to the purchase page, and a sold-out
+ * part has none that can be pressed.
+ */
+export function PartCard({ part, eager, children }: { part: Part; eager: boolean; children?: ReactNode }) {
+  const buyable = isInStock(part);
+  // Tiers ascend with falling prices: the last one is the lowest price a line can reach.
+  const best = part.priceTiers?.at(-1);
 
   return (
     <article
@@ -85,7 +108,7 @@ export function PartCard({ part, eager, children }: { part: Part; eager: boolean
           <StockBadge part={part} />
         </div>
         <h3 id={`part-${part._id}`}>
-          <Link className="card-link" to={href}>
+          <Link className="card-link" to={`/parts/${part._id}`}>
             {part.name}
           </Link>
         </h3>
@@ -98,25 +121,7 @@ export function PartCard({ part, eager, children }: { part: Part; eager: boolean
           )}
         </p>
         <PartFacts part={part} />
-        {buyable ? (
-          <Link
-            className="btn card-action"
-            to={href}
-            onClick={onPurchase}
-            aria-label={`Purchase ${part.name}`}
-          >
-            Purchase
-          </Link>
-        ) : (
-          <button
-            type="button"
-            className="btn card-action"
-            disabled
-            aria-label={`Purchase ${part.name} (sold out)`}
-          >
-            Purchase
-          </button>
-        )}
+        <PurchaseLink part={part} className="btn card-action" />
         {children}
       </div>
     </article>

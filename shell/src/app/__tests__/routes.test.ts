@@ -37,7 +37,7 @@ describe('route table (docs/product.md)', () => {
 
   it('makes /blogs the Q&A page and keeps the other public pages public', () => {
     expect(byPath('/blogs')).toMatchObject({ module: 'BlogsPage' });
-    for (const path of ['/blogs', '/reviews', '/myPortfolio', '/login', '/signup']) {
+    for (const path of ['/blogs', '/reviews', '/myPortfolio', '/login', '/signup', '/parts/:id']) {
       expect(byPath(path)?.protected).toBeFalsy();
     }
   });
@@ -70,6 +70,7 @@ describe('route table (docs/product.md)', () => {
         'HomePage',
         'HomePage',
         'LoginPage',
+        'PartPage',
         'PortfolioPage',
         'PurchasePage',
         'ReviewsPage',

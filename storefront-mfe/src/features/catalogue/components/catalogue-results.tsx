@@ -53,18 +53,22 @@ export function CatalogueResults({
           )}
         </div>
       ) : (
-        <div className="parts-grid catalogue-grid" aria-busy={busy}>
-          {data.parts.map((part, i) => (
-            <PartCard key={part._id} part={part} eager={i < 4}>
-              <AddToCartButton
-                request={{ partId: part._id, name: part.name, qty: part.qty, atLeast: true }}
-                disabled={!isInStock(part)}
-                className="btn btn-outline card-action"
-                label={`Add to cart: ${part.name}`}
-              />
-            </PartCard>
-          ))}
-        </div>
+        <>
+          {/* The cards' names are level-3 headings: under the page's h1, one level between. */}
+          <h2 className="visually-hidden">Results</h2>
+          <div className="parts-grid catalogue-grid" aria-busy={busy}>
+            {data.parts.map((part, i) => (
+              <PartCard key={part._id} part={part} eager={i < 4}>
+                <AddToCartButton
+                  request={{ partId: part._id, name: part.name, qty: part.qty, atLeast: true }}
+                  disabled={!isInStock(part)}
+                  className="btn btn-outline card-action"
+                  label={`Add to cart: ${part.name}`}
+                />
+              </PartCard>
+            ))}
+          </div>
+        </>
       )}
       <CataloguePager page={state.page} last={last} onPage={onPage} />
     </>
