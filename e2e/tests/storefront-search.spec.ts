@@ -63,7 +63,7 @@ for (const width of [375, 1280]) {
         .getByTestId('part-card')
         .filter({ has: page.getByRole('heading', { name: rotor.name, exact: true }) });
       await card.getByRole('link', { name: rotor.name, exact: true }).click();
-      await expect(page).toHaveURL(new RegExp(`/purchase/${rotor._id}$`));
+      await expect(page).toHaveURL(new RegExp(`/parts/${rotor._id}$`));
       await expect(page.getByRole('heading', { level: 1, name: rotor.name })).toBeVisible();
     });
 
@@ -99,7 +99,7 @@ for (const width of [375, 1280]) {
       await box.fill(`${RUN} rotr`);
       await expect(options).toHaveCount(1);
       await options.getByRole('link', { name: rotor.name }).click();
-      await expect(page).toHaveURL(new RegExp(`/purchase/${rotor._id}$`));
+      await expect(page).toHaveURL(new RegExp(`/parts/${rotor._id}$`));
       await expect(page.getByRole('heading', { level: 1, name: rotor.name })).toBeVisible();
     });
 

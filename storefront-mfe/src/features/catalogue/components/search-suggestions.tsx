@@ -10,8 +10,8 @@ const SUGGESTIONS = 5;
 /** The pause in typing before suggestions are asked for (shorter than the search's own). */
 const SUGGEST_DEBOUNCE_MS = 150;
 
-/** Where a suggested part opens: the same page a catalogue card opens. */
-const partHref = (id: string) => `/purchase/${id}`;
+/** Where a suggested part opens: its own page, as a catalogue card does. */
+const partHref = (id: string) => `/parts/${id}`;
 
 /**
  * The catalogue's search box as a WAI-ARIA combobox: from two letters typed it offers a few part
