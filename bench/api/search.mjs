@@ -80,6 +80,15 @@ async function startApi(serverJs) {
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
+/** Stops an API this script spawned (not in its own process group, so not stopChild) and waits. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
 async function measure(api, makePath) {
   const request = { method: 'GET', setupRequest: (req) => ({ ...req, path: makePath() }) };
   await autocannon({ url: api.base, connections, duration: 1, requests: [request] }); // warm-up
@@ -137,7 +146,7 @@ try {
   console.log(fmt('baseline q=<term> <word>', [twoBase]));
   console.log(fmt('fuzzy index q=<term> <word>', [two]));
 } finally {
-  for (const api of apis) await stopChild(api.child);
+  for (const api of apis) await stop(api.child);
   await stopChild(ferret);
   rmSync(dataDir, { recursive: true, force: true });
 }
