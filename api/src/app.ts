@@ -5,6 +5,7 @@ import type { RouteDeps } from './route-deps';
 import { jsonBody } from './http/body';
 import type { AppState } from './http/context';
 import type { Listener } from './http/cached-reads';
+import { compression } from './http/compress';
 import { cors, simpleCorsHeaders } from './http/cors';
 import { errorHandler } from './http/errors';
 import { sendTaggedJson } from './http/etag';
@@ -149,6 +150,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestLog(logger));
   app.use(errorHandler());
   app.use(cors(env));
+  app.use(compression());
   app.use(refuseLongUrls());
   app.use(cached.middleware());
   app.use(jsonBody({ limit: env.BODY_LIMIT_BYTES, rawPaths: RAW_BODY_PATHS, ownPaths: OWN_BODY_PATHS }));

@@ -9,6 +9,7 @@
 // Prints req/s, p50/p99, the ratio to the baseline, and the API's peak RSS (VmHWM from /proc).
 //   npx tsc -b api && node bench/api/run.mjs        (BENCH_SECONDS=5 BENCH_CONNECTIONS=50 BENCH_PAIRS=2)
 import { fork, spawn } from 'node:child_process';
+import { get as httpGet } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -370,6 +371,26 @@ try {
       body: Buffer.from(await res.arrayBuffer()).toString('base64'),
     };
   };
+  // The gzipped answer as sent (fetch would decode it): the ceiling of the gzip row.
+  const rawSampleOf = (url) =>
+    new Promise((resolve, reject) => {
+      httpGet(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            headers: Object.fromEntries(
+              [...kept, 'content-encoding']
+                .filter((h) => res.headers[h] !== undefined)
+                .map((h) => [h, String(res.headers[h])]),
+            ),
+            body: Buffer.concat(chunks).toString('base64'),
+          }),
+        );
+      }).on('error', reject);
+    });
+  const sameGzFile = path.join(dataDir, 'same-bytes-gzip.json');
+  writeFileSync(sameGzFile, JSON.stringify({ '/parts': await rawSampleOf(`${api.base}/parts?page=2`) }));
   const sameBytesFile = path.join(dataDir, 'same-bytes.json');
   writeFileSync(
     sameBytesFile,
@@ -384,6 +405,12 @@ try {
   });
   children.push(same);
   await waitForPort(samePort, { child: same });
+  const sameGzPort = await freePort();
+  const sameGz = fork(path.join(here, 'hello-server.mjs'), [], {
+    env: { ...process.env, PORT: String(sameGzPort), SAME_BYTES_FILE: sameGzFile },
+  });
+  children.push(sameGz);
+  await waitForPort(sameGzPort, { child: sameGz });
   // BENCH_PARTS=N: the random part is one of the first N only (all 10,000 by default), to see
   // how much of that row's cost is reaching 10,000 answers in memory rather than making one.
   const partSet = partIds.slice(0, Number(process.env.BENCH_PARTS) || partIds.length);
@@ -397,15 +424,15 @@ try {
    * whatever else the two cores were doing in those ten seconds (0.67 to 0.96 for one row in one hour).
    * The row is the rounds' mean, its p99 their worst; each round's own ratio is printed too.
    */
-  const cachedRow = async (name, request) => {
+  const cachedRow = async (name, request, { port = samePort, server = same } = {}) => {
     const baselines = [];
     const reads = [];
     for (let i = 0; i < pairs; i++) {
       baselines.push(
         await measure({
           name: `  same bytes: ${name}`,
-          url: `http://127.0.0.1:${samePort}`,
-          cpuPid: same.pid,
+          url: `http://127.0.0.1:${port}`,
+          cpuPid: server.pid,
           requests: [request],
         }),
       );
@@ -421,8 +448,15 @@ try {
     await cachedRow('GET /parts?q', searchRequest);
     await cachedRow('GET /parts?q&category&inStock&sort', filteredRequest);
     await cachedRow('GET /parts/:id', partRequest);
+    // The same pages to a client that accepts gzip: the gzipped bytes are kept with each answer.
+    await cachedRow(
+      'GET /parts?page (gzip)',
+      { ...pageRequest, headers: { 'accept-encoding': 'gzip' } },
+      { port: sameGzPort, server: sameGz },
+    );
   }
   await stop(same);
+  await stop(sameGz);
   const photos = catalogueOnly ? [] : await twoMegabytePhotos(8);
   const photoInit = (i) => () => ({
     method: 'POST',

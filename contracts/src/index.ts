@@ -12,7 +12,7 @@ import {
   PHONE_MAX_LENGTH,
   PHONE_PATTERN,
 } from './contact';
-import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, PART_SORTS } from './messages';
+import { DEFAULT_PART_CATEGORY, PART_CATEGORIES, PART_SORTS, PRICE_BAND_IDS } from './messages';
 import { MAX_PRICE_TIERS, priceTierProblems, type PriceTier } from './pricing';
 
 // Texts, constants and the pricing rule live in zod-free modules so light pages can import them alone.
@@ -231,12 +231,19 @@ export type PartImportReport = z.infer<typeof partImportReportSchema>;
 export const partListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(24),
-  /** Searched in the name and the description. */
+  /** Searched in the name and the description: every word, by prefix, with typos, joined or split. */
   q: line().trim().max(100).optional(),
   sort: z.enum(PART_SORTS).optional(),
   category: z.enum(PART_CATEGORIES).optional(),
   /** Only `true` or `false` (a query string has no booleans; anything else is a 400). */
   inStock: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+  /** A price band (PRICE_BANDS). */
+  price: z.enum(PRICE_BAND_IDS).optional(),
+  /** `true`: the answer also carries the search's counts per filter choice (`X-Facets`). */
+  facets: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
     .optional(),

@@ -19,6 +19,37 @@ export const CATEGORY_LABELS: Record<PartCategory, string> = { parts: 'Parts', t
 export const PART_SORTS = ['name', '-name', 'price', '-price', 'newest'] as const;
 export type PartSort = (typeof PART_SORTS)[number];
 
+/**
+ * The price bands of GET /parts (`?price=`, and the `price` counts of its facets): a part is in a
+ * band when `min ≤ price < max` in whole dollars (no `max`: no upper bound).
+ */
+export const PRICE_BANDS = [
+  { id: 'under-25', min: 0, max: 25, label: 'Under $25' },
+  { id: '25-100', min: 25, max: 100, label: '$25 to $100' },
+  { id: '100-250', min: 100, max: 250, label: '$100 to $250' },
+  { id: '250-up', min: 250, label: '$250 and up' },
+] as const;
+export type PriceBand = (typeof PRICE_BANDS)[number]['id'];
+export const PRICE_BAND_IDS = PRICE_BANDS.map((b) => b.id) as [PriceBand, ...PriceBand[]];
+
+/** The band of a price in dollars. */
+export function priceBandOf(price: number): PriceBand {
+  let band: PriceBand = PRICE_BANDS[0].id;
+  for (const b of PRICE_BANDS) if (price >= b.min) band = b.id;
+  return band;
+}
+
+/**
+ * GET /parts?facets=true's `X-Facets` header: how many parts of the current search fall in each
+ * choice of each filter, counted with the other filters applied and this one not (so each count
+ * is what choosing it would list).
+ */
+export interface PartFacets {
+  category: Record<PartCategory, number>;
+  inStock: { true: number; false: number };
+  price: Record<PriceBand, number>;
+}
+
 /** A part is in stock while at least its minimum order is available, i.e. it can be bought. */
 export const isInStock = (part: { qty: number; availableQty: number }): boolean =>
   part.availableQty >= part.qty;

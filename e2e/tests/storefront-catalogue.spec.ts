@@ -33,7 +33,7 @@ test.afterAll(async () => {
 const cardOf = (page: Page, name: string): Locator =>
   page.getByTestId('part-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
-const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search' });
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search' });
 
 /** Home → the hero's "Browse parts" → the catalogue. */
 async function openCatalogue(page: Page) {

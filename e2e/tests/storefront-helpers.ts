@@ -84,7 +84,7 @@ export async function findListedRow(page: Page, selector: string): Promise<Locat
  * between pointerdown and pointerup is no click at all.
  */
 export async function findInCatalogue(page: Page, name: string): Promise<Locator> {
-  await page.getByRole('searchbox', { name: 'Search' }).fill(name);
+  await page.getByRole('combobox', { name: 'Search' }).fill(name);
   await expect(page).toHaveURL((url) => url.searchParams.get('q') === name);
   await expect(page.getByTestId('result-count')).toHaveText('1 part');
   await expect(page.locator('.catalogue-grid')).toHaveAttribute('aria-busy', 'false');

@@ -305,7 +305,9 @@ describe('unknown routes and CORS', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://localhost:3001');
     expect(pre.headers.get('access-control-allow-headers')).toContain('Authorization');
     const get = await call(t.base, 'GET', '/parts', { headers: { origin: 'http://localhost:3000' } });
-    expect(get.headers.get('access-control-expose-headers')).toBe('X-Total-Count, Link, ETag, X-Request-Id');
+    expect(get.headers.get('access-control-expose-headers')).toBe(
+      'X-Total-Count, X-Facets, Link, ETag, X-Request-Id',
+    );
     const evil = await call(t.base, 'GET', '/parts', { headers: { origin: 'https://evil.example' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
     // A preflight from an origin that is not allowed: an empty 204 without CORS headers.

@@ -129,6 +129,57 @@ describe('two API replicas on one database', () => {
     expect((await call(b.base, 'GET', `/parts/${id}`)).status).toBe(404);
   });
 
+  it("follows one replica's part writes in the other's search index after its reload", async () => {
+    const names = async (r: ApiProcess, q: string) =>
+      (await call<Part[]>(r.base, 'GET', `/parts?q=${encodeURIComponent(q)}`)).body.map((p) => p.name);
+    const inStockCount = async (r: ApiProcess, q: string) => {
+      const res = await call<Part[]>(r.base, 'GET', `/parts?facets=true&q=${encodeURIComponent(q)}`);
+      return (JSON.parse(res.headers.get('x-facets') ?? '{}') as { inStock?: { true: number } }).inStock
+        ?.true;
+    };
+    const both = (what: string, check: (r: ApiProcess) => Promise<boolean>) =>
+      Promise.all([a, b].map((r) => until(`${what} (${r === a ? 'A' : 'B'})`, () => check(r))));
+    const part = {
+      text: 'A sprocket written through replica B.',
+      img: '/images/parts/test.svg',
+      price: 42,
+      qty: 100,
+    };
+    const created = await call<{ part: Part }>(b.base, 'POST', '/parts', {
+      ...auth(),
+      body: { ...part, name: 'Quasar Rear Sprocket', availableQty: 0 },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.part._id;
+    // A typo, and the words joined: both replicas find it once their catalogues have it.
+    await both('the new part found', async (r) =>
+      (await names(r, 'quasr rearsprocket')).includes('Quasar Rear Sprocket'),
+    );
+    expect(await inStockCount(a, 'quasar')).toBe(0);
+
+    // Renamed through A: the old words go and the new ones come, on both.
+    const edited = await call<Part>(a.base, 'PUT', `/parts/${id}`, {
+      ...auth(),
+      body: { ...part, name: 'Nebula Front Sprocket' },
+    });
+    expect(edited.status).toBe(200);
+    await both('the rename followed', async (r) => {
+      const found = await names(r, 'nebual front');
+      const gone = await names(r, 'quasar');
+      return found.includes('Nebula Front Sprocket') && gone.length === 0;
+    });
+
+    // Restocked through B: the in-stock count of the search moves on both.
+    expect(
+      (await call(b.base, 'PUT', `/restockQty/${id}`, { ...auth(), body: { quantity: 500 } })).status,
+    ).toBe(200);
+    await both('the stock change counted', async (r) => (await inStockCount(r, 'nebula')) === 1);
+
+    // Deleted through A: found by neither.
+    expect((await call(a.base, 'DELETE', `/parts/${id}`, auth())).status).toBe(200);
+    await both('the part gone', async (r) => (await names(r, 'nebula sprocket')).length === 0);
+  });
+
   it('shares accounts and profiles through the database: what one replica records, the other returns', async () => {
     const customer = await account(b.base, uniqueEmail('replica-customer'), 'Rep Customer');
     // The customer's token from B works on A; their profile written on A is read on B.

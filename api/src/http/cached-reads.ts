@@ -5,6 +5,7 @@ import type { CachedJson } from '../lib/catalog-cache';
 import { lifecycle } from '../lib/lifecycle';
 import type { Logger } from '../lib/logger';
 import { pageHeaders, type PageQuery } from '../lib/paging';
+import { acceptsGzip, compressible, gzippedBody } from './compress';
 import type { AppContext, AppState } from './context';
 import { matchesEtag, sendTaggedJson } from './etag';
 import { logRequest, requestIdOf } from './request-log';
@@ -140,17 +141,24 @@ export class CachedReads {
       'X-Request-Id': requestId,
       ...deps.corsHeaders(req.headers.origin),
       ...this.pageHeadersOf(ctx, answer),
+      ...entry.headers,
       ETag: entry.etag,
       'Cache-Control': 'no-cache',
     };
+    // As koa-compress says on every answer through Koa (after CORS's own Vary: Origin).
+    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+    const gzip = compressible(entry.body.length);
     let status = 200;
     if (matchesEtag(req.headers['if-none-match'], entry.etag)) {
       status = 304;
       res.writeHead(status, headers).end();
     } else {
       headers['Content-Type'] = 'application/json; charset=utf-8';
-      headers['Content-Length'] = entry.body.length;
-      res.writeHead(status, headers).end(entry.body);
+      // The gzipped bytes are made once per cached answer and kept with it (http/compress.ts).
+      const body = gzip && acceptsGzip(ctx) ? gzippedBody(entry.body) : entry.body;
+      if (body !== entry.body) headers['Content-Encoding'] = 'gzip';
+      headers['Content-Length'] = body.length;
+      res.writeHead(status, headers).end(body);
     }
     logRequest(deps.logger, () => deps.logger.child({ reqId: requestId }), {
       method: 'GET',

@@ -5,7 +5,7 @@ import type { AppState } from './context';
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
-const EXPOSE_HEADERS = 'X-Total-Count, Link, ETag, X-Request-Id';
+const EXPOSE_HEADERS = 'X-Total-Count, X-Facets, Link, ETag, X-Request-Id';
 
 type CorsEnv = Pick<Env, 'NODE_ENV' | 'CORS_ORIGINS'>;
 

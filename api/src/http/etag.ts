@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { acceptsGzip, compressible, gzippedBody } from './compress';
 import type { AppContext } from './context';
 
 /** A JSON answer serialized once, with its strong ETag. */
 export interface TaggedJson {
   readonly body: Buffer;
   readonly etag: string;
+  /** Headers of this answer besides these (a list's `X-Facets`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Whether an If-None-Match header names `tag` (weakly or not) or any copy (`*`). */
@@ -22,6 +25,7 @@ export function matchesEtag(ifNoneMatch: string | undefined, tag: string): boole
  * document. `no-cache` = reuse only after revalidating.
  */
 export function sendTaggedJson(ctx: AppContext, entry: TaggedJson, cacheControl = 'no-cache'): void {
+  if (entry.headers) ctx.set(entry.headers);
   ctx.set('ETag', entry.etag);
   ctx.set('Cache-Control', cacheControl);
   if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
@@ -31,6 +35,15 @@ export function sendTaggedJson(ctx: AppContext, entry: TaggedJson, cacheControl 
   }
   // Set as is: `ctx.type` would look the type up on every one of these hot answers.
   ctx.set('Content-Type', 'application/json; charset=utf-8');
+  if (compressible(entry.body.length)) {
+    // The answer's gzipped bytes, made once (http/compress.ts); koa-compress leaves them alone
+    // (and has said Vary: Accept-Encoding already).
+    if (acceptsGzip(ctx)) {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = gzippedBody(entry.body);
+      return;
+    }
+  }
   ctx.body = entry.body;
 }
 

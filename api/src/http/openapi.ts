@@ -82,6 +82,17 @@ const RESPONSE_HEADERS = {
     description: 'Strong validator of the body; send it back in If-None-Match.',
     schema: { type: 'string' },
   },
+  'X-Facets': {
+    description:
+      'With `facets=true`: JSON counts of the search per filter choice, each counted with the other filters ' +
+      'applied and its own not: `{"category":{"parts":n,"tools":n,"gear":n},"inStock":{"true":n,"false":n},' +
+      '"price":{"under-25":n,"25-100":n,"100-250":n,"250-up":n}}`.',
+    schema: { type: 'string' },
+  },
+  'Content-Encoding': {
+    description: '`gzip` when the request accepts it and the body is at least 1,024 bytes; absent otherwise.',
+    schema: { type: 'string' },
+  },
   Location: { description: 'Where the created record can be read.', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be reused.', schema: { type: 'string' } },
   'X-Content-Type-Options': {

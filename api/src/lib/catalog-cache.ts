@@ -35,6 +35,8 @@ export interface CachedJson {
   readonly anyPart: boolean;
   /** Clock time the data was read: the TTL counts from here. */
   readonly readAt: number;
+  /** Headers of this answer besides the usual ones (a list's `X-Facets`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Loaded {
@@ -44,6 +46,7 @@ export interface Loaded {
   anyPart?: boolean;
   /** When the data was read, if earlier than now (an answer computed from an older snapshot). */
   readAt?: number;
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface CacheOptions {
@@ -55,7 +58,8 @@ export interface CacheOptions {
 
 /** An entry's weight against the byte budget: its body, key, ids and the objects around them. */
 export function entryBytes(key: string, entry: CachedJson): number {
-  return entry.body.length + 2 * key.length + 64 * entry.ids.length + 160;
+  const headers = entry.headers ? JSON.stringify(entry.headers).length * 2 : 0;
+  return entry.body.length + 2 * key.length + 64 * entry.ids.length + 160 + headers;
 }
 
 export function tagOf(body: Buffer | string): string {
@@ -76,6 +80,7 @@ export function build(loaded: Loaded, now: number): CachedJson {
     ids: loaded.ids ?? [],
     anyPart: loaded.anyPart ?? false,
     readAt: Math.min(loaded.readAt ?? now, now),
+    ...(loaded.headers ? { headers: loaded.headers } : {}),
   };
 }
 

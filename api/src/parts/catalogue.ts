@@ -1,4 +1,5 @@
-import type { Part, PartListQuery } from '@motoparts/contracts';
+import type { Part, PartFacets, PartListQuery } from '@motoparts/contracts';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../lib/app-error';
 import { cacheBytes } from '../lib/cache-budget';
 import { build, CatalogCache, type CachedJson } from '../lib/catalog-cache';
@@ -6,12 +7,13 @@ import { catalogCacheTtlMs, type Env } from '../lib/env';
 import { keptPageOf } from '../lib/paging';
 import type { WriteScope } from '../lib/write-feed';
 import { ON_SALE, PartModel, partWrites, type PartDoc } from './model';
+import { compareRanks, SearchIndex, wordsOf, type Rank, type Searchable } from './search-index';
 import {
   comparatorOf,
+  countFacets,
+  filterOf,
   getPart,
   listParts,
-  matcherOf,
-  searchWords,
   sortKeyOf,
   toPart,
   type SortFields,
@@ -34,7 +36,11 @@ import {
  * - a stock or minimum-quantity change of one part → the answers holding it are dropped and the
  *   part is re-read by `_id` before the next read is answered (a reader never sees a part older
  *   than the writes that finished before it arrived).
- * Catalogues bigger than MAX_PARTS are read page by page from the database (answers still cached).
+ * A search (`q`) goes through the search index (parts/search-index.ts), which every snapshot
+ * updates part by part: a scan (at start, after a create or delete, at each TTL) indexes only the
+ * parts whose words changed, and drops those gone.
+ * Catalogues bigger than MAX_PARTS are read page by page from the database (answers still cached);
+ * a search there is the database's: every word a literal substring (no typos, no ranking).
  * One instance per app (createApp's dependencies); the server warms it before reporting ready.
  */
 const MAX_PARTS = 50_000;
@@ -73,6 +79,8 @@ function changedSinceRead(snap: Snapshot, id: string, gen: number): boolean {
 
 const SORT_KEYS: SortKey[] = ['_id', 'name', '-name', 'price', '-price', 'newest'];
 
+const searchableOf = (doc: PartDoc): Searchable => ({ id: String(doc._id), name: doc.name, text: doc.text });
+
 function entryOf(doc: PartDoc): Entry {
   const part = toPart(doc);
   return {
@@ -85,15 +93,17 @@ function entryOf(doc: PartDoc): Entry {
 }
 
 /**
- * What decides a list's answer besides its page, as a cache key: a search is its set of lower-cased
- * words (any order), so spellings of one query share an entry. q last: it is the only free text.
+ * What decides a list's answer besides its page, as a cache key: a search is its normalized words
+ * in order (joined neighbours match, so the order counts), each once, so spellings of one query
+ * share an entry. q last: it is the only free text.
  * Remembered per parsed query (the parsed queries of the hot lists are shared, http/validate.ts).
  */
 const filterKeys = new WeakMap<PartListQuery, string>();
 function filtersOf(query: PartListQuery): string {
   let key = filterKeys.get(query);
   if (key === undefined) {
-    key = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${searchWords(query.q).sort().join(' ')}`;
+    const words = [...new Set(wordsOf(query.q ?? ''))].join(' ');
+    key = `${query.sort ?? ''}:${query.category ?? ''}:${query.inStock ?? ''}:${query.price ?? ''}:${query.facets ? 'f' : ''}:${query.q === undefined ? '' : `q${words}`}`;
     filterKeys.set(query, key);
   }
   return key;
@@ -104,6 +114,16 @@ export class PartCatalogue extends CatalogCache {
   /** The catalogue is bigger than MAX_PARTS: use the database until the next full invalidation. */
   private tooBig = false;
   private loading: { since: number; done: Promise<void> } | undefined;
+  /** The search index, kept across snapshots and updated from each (never rebuilt whole). */
+  private readonly searchIndex = new SearchIndex();
+  /**
+   * Each recent search's matches in list order (by sort and words), with the snapshot they were
+   * found in: paging through a search, or asking it with another page size, looks it up once
+   * (a look-up costs milliseconds at 10,000 parts, a page of its matches microseconds). In-place
+   * changes keep them (a stock change moves no part in any order nor changes its words); a new
+   * snapshot makes them stale. A twelfth of the pages' budget (2 MB by default), 8 bytes a match.
+   */
+  private readonly searches: LRUCache<string, { snap: Snapshot; entries: Entry[] }>;
 
   /**
    * `ttlMs` as CATALOG_CACHE_TTL_MS: 0 = off (database per request), Infinity = until invalidated.
@@ -122,6 +142,10 @@ export class PartCatalogue extends CatalogCache {
     now?: () => number;
   }) {
     super({ ttlMs, maxBytes, ...(now ? { now } : {}) });
+    this.searches = new LRUCache({
+      maxSize: Math.max(64 * 1024, Math.floor(maxBytes / 12)),
+      sizeCalculation: (found, key) => 64 + 2 * key.length + 8 * found.entries.length,
+    });
     partWrites.subscribe((scope) => this.invalidate(scope));
   }
 
@@ -129,6 +153,7 @@ export class PartCatalogue extends CatalogCache {
     super.invalidate(scope);
     if (scope === 'all') {
       this.snapshot = undefined;
+      this.searches.clear(); // found in the snapshot just dropped (and holding it)
       this.loading = undefined; // a scan that began before this write must not become current
       this.tooBig = false;
       return;
@@ -177,8 +202,10 @@ export class PartCatalogue extends CatalogCache {
         value: value.items,
         total: value.total,
         ids: value.items.map((p) => p._id),
-        anyPart: query.inStock !== undefined,
+        // Counts of the in-stock choice move with any part's stock, as a list filtered by it does.
+        anyPart: query.inStock !== undefined || !!value.facets,
         readAt,
+        ...(value.facets ? { headers: { 'X-Facets': JSON.stringify(value.facets) } } : {}),
       };
     });
   }
@@ -232,7 +259,7 @@ export class PartCatalogue extends CatalogCache {
   }
 
   /** One page of the list (uncached answer; the tests compare it with the database query). */
-  async list(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
+  async list(query: PartListQuery): Promise<{ items: Part[]; total: number; facets?: PartFacets }> {
     return (
       await this.read(
         (snap) => this.pageOf(snap, query),
@@ -266,12 +293,52 @@ export class PartCatalogue extends CatalogCache {
     return { value: fromSnapshot(snap), readAt: snap.loadedAt };
   }
 
-  private pageOf(snap: Snapshot, query: PartListQuery): { items: Part[]; total: number } {
-    const sorted = this.sortedBy(snap, sortKeyOf(query));
-    const matches = matcherOf(query);
-    const found = matches ? sorted.filter((e) => matches(e.part)) : sorted;
+  private pageOf(
+    snap: Snapshot,
+    query: PartListQuery,
+  ): { items: Part[]; total: number; facets?: PartFacets } {
+    const searched = this.searched(snap, query);
+    const matches = filterOf(query);
+    const found = matches ? searched.filter((e) => matches(e.part)) : searched;
     const start = (query.page - 1) * query.limit;
-    return { items: found.slice(start, start + query.limit).map((e) => e.part), total: found.length };
+    return {
+      items: found.slice(start, start + query.limit).map((e) => e.part),
+      total: found.length,
+      ...(query.facets
+        ? {
+            facets: countFacets(
+              searched.map((e) => e.part),
+              query,
+            ),
+          }
+        : {}),
+    };
+  }
+
+  /**
+   * The parts a search matches (all without `q`), in list order: the `sort` asked for, else by
+   * relevance (ties in catalogue order).
+   */
+  private searched(snap: Snapshot, query: PartListQuery): Entry[] {
+    if (query.q === undefined) return this.sortedBy(snap, sortKeyOf(query));
+    const key = `${query.sort ?? ''}:${[...new Set(wordsOf(query.q))].join(' ')}`;
+    const kept = this.searches.get(key);
+    if (kept?.snap === snap) return kept.entries;
+    const entries = this.search(snap, query.q, query.sort);
+    this.searches.set(key, { snap, entries });
+    return entries;
+  }
+
+  private search(snap: Snapshot, q: string, sort: PartListQuery['sort']): Entry[] {
+    const ranks = this.searchIndex.search(q);
+    if (sort) return this.sortedBy(snap, sort).filter((e) => ranks.has(e._id));
+    const ranked: { entry: Entry; rank: Rank }[] = [];
+    for (const [id, rank] of ranks) {
+      const entry = snap.byId.get(id);
+      if (entry) ranked.push({ entry, rank });
+    }
+    ranked.sort((a, b) => compareRanks(a.rank, b.rank) || (a.entry._id < b.entry._id ? -1 : 1));
+    return ranked.map((r) => r.entry);
   }
 
   private sortedBy(snap: Snapshot, key: SortKey): Entry[] {
@@ -338,8 +405,11 @@ export class PartCatalogue extends CatalogCache {
       if (this.clearedAt > since) return; // a create/delete landed meanwhile: callers load again
       if (docs.length > MAX_PARTS) {
         this.tooBig = true;
+        this.searchIndex.clear();
         return;
       }
+      // Only the parts whose words changed since the last scan are indexed again.
+      this.searchIndex.sync(docs.map(searchableOf));
       this.snapshot = {
         byId: new Map(docs.map((d) => [String(d._id), entryOf(d)])),
         sorted: new Map(),
@@ -373,6 +443,7 @@ export class PartCatalogue extends CatalogCache {
       }
       // Same position in every order: update in place (the sorted arrays share the entry).
       old.part = toPart(doc);
+      this.searchIndex.put(searchableOf(doc));
       old.answer = undefined;
       snap.seen.set(id, startedAt);
     }

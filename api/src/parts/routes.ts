@@ -46,12 +46,18 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     {
       operationId: 'listParts',
       summary: 'One page of the catalogue',
-      description: 'Searched (`q`: every word in the name or description), filtered and sorted.',
+      description:
+        'Searched, filtered, sorted and paged. `q`: every word of it must match a word of the name or the ' +
+        'description, by prefix, with a typo per four to five letters, or joined with its neighbour ' +
+        '("sparkplug" finds "Spark Plug" and "spark plug" finds "Sparkplug"); without `sort` the matches come ' +
+        'by relevance (exact over prefix over typo, the name over the description). `facets=true` adds the ' +
+        "search's counts per filter choice (`X-Facets`); the body stays the plain list. JSON answers of 1,024 " +
+        'bytes and more are gzipped for clients that accept it.',
       headers: conditionalReadHeaders,
       ok: {
         description: 'The page.',
         body: z.array(PartSchema),
-        headers: ['X-Total-Count', 'Link', 'ETag', 'Cache-Control'],
+        headers: ['X-Total-Count', 'X-Facets', 'Link', 'ETag', 'Cache-Control', 'Content-Encoding'],
         revalidates: true,
       },
     },

@@ -2,6 +2,10 @@ import {
   DEFAULT_PART_CATEGORY,
   isInStock,
   PART_CATEGORIES,
+  PRICE_BAND_IDS,
+  PRICE_BANDS,
+  priceBandOf,
+  type PartFacets,
   type Part,
   type PartCategory,
   type PartEdit,
@@ -57,8 +61,10 @@ export function slugify(name: string): string {
 export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A search is its words: each must appear (case-insensitive, literally, anywhere) in the name or
- * the description, in any order, so "clutch cable honda" finds "Honda clutch cable".
+ * The database's search (used only without the in-memory catalogue: the cache off, or a catalogue
+ * past its size bound): each word must appear (case-insensitive, literally, anywhere) in the name
+ * or the description, in any order. The catalogue's own search (parts/search-index.ts) also
+ * forgives typos and joined or split words, and ranks.
  */
 export function searchWords(q: string | undefined): string[] {
   if (!q) return [];
@@ -148,26 +154,64 @@ export function listFilter(query: PartListQuery): Record<string, unknown> {
       category: query.category === DEFAULT_PART_CATEGORY ? { $in: [query.category, null] } : query.category,
     });
   }
+  const band = PRICE_BANDS.find((b) => b.id === query.price);
+  if (band) {
+    and.push({ priceCents: { $gte: band.min * 100, ...('max' in band ? { $lt: band.max * 100 } : {}) } });
+  }
   return and.length === 0 ? { ...ON_SALE } : { $and: [ON_SALE, ...and] };
 }
 
 /**
- * The list query's conditions for a part in memory, as `listFilter` and listParts's stock check
- * ask the database: every search word a case-insensitive literal substring of the name or the
- * description, the category, and stock ≥ the minimum order. Undefined when nothing is filtered.
+ * The list query's filters for a part in memory, as `listFilter` and listParts's stock check ask
+ * the database: the category, the price band, and stock ≥ the minimum order (the search is the
+ * catalogue's index). Undefined when nothing is filtered.
  */
-export function matcherOf(query: PartListQuery): ((part: Part) => boolean) | undefined {
-  const words = searchWords(query.q).map((w) => new RegExp(escapeRegex(w), 'iu'));
-  const { category, inStock } = query;
-  if (words.length === 0 && !category && inStock === undefined) return undefined;
+export function filterOf(query: PartListQuery): ((part: Part) => boolean) | undefined {
+  const { category, inStock, price } = query;
+  if (!category && inStock === undefined && !price) return undefined;
   return (part) =>
-    // The cheap field checks first; the regex only runs on what they keep.
     (!category || part.category === category) &&
-    (inStock === undefined || isInStock(part) === inStock) &&
-    words.every((re) => re.test(part.name) || re.test(part.text));
+    (!price || priceBandOf(part.price) === price) &&
+    (inStock === undefined || isInStock(part) === inStock);
 }
 
-export async function listParts(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
+/**
+ * The facet counts of a search's matches (`searched`: every part the search finds, before the
+ * other filters): per choice of each filter, the parts the other filters keep. One pass.
+ */
+export function countFacets(searched: Iterable<Part>, query: PartListQuery): PartFacets {
+  const facets: PartFacets = {
+    category: Object.fromEntries(PART_CATEGORIES.map((c) => [c, 0])) as PartFacets['category'],
+    inStock: { true: 0, false: 0 },
+    price: Object.fromEntries(PRICE_BAND_IDS.map((b) => [b, 0])) as PartFacets['price'],
+  };
+  for (const part of searched) {
+    const stocked = isInStock(part);
+    const band = priceBandOf(part.price);
+    const byCategory = query.category === undefined || query.category === part.category;
+    const byStock = query.inStock === undefined || query.inStock === stocked;
+    const byPrice = query.price === undefined || query.price === band;
+    if (byStock && byPrice) facets.category[part.category]++;
+    if (byCategory && byPrice) facets.inStock[stocked ? 'true' : 'false']++;
+    if (byCategory && byStock) facets.price[band]++;
+  }
+  return facets;
+}
+
+/** GET /parts from the database (no in-memory catalogue): one page, its total and its facets if asked. */
+export async function listParts(
+  query: PartListQuery,
+): Promise<{ items: Part[]; total: number; facets?: PartFacets }> {
+  const page = await listPage(query);
+  if (!query.facets) return page;
+  // The search's matches without the filters, read once through a cursor and counted here.
+  const searched = listFilter({ ...query, category: undefined, price: undefined });
+  const all: Part[] = [];
+  for await (const doc of PartModel.find(searched).lean<PartDoc>().cursor()) all.push(toPart(doc));
+  return { ...page, facets: countFacets(all, query) };
+}
+
+async function listPage(query: PartListQuery): Promise<{ items: Part[]; total: number }> {
   const filter = listFilter(query);
   const sort = mongoSort(sortKeyOf(query));
   const start = (query.page - 1) * query.limit;

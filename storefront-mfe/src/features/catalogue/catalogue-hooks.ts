@@ -35,7 +35,7 @@ export function useShownValue<T>(fromUrl: T): [T, (value: T) => void] {
  * render (so Back restores the scroll position over a full grid, not a skeleton).
  */
 export function useCataloguePage(state: CatalogueState) {
-  const { q, sort, category, inStock, page } = state;
+  const { q, sort, category, inStock, price, page } = state;
   const args = useMemo(
     () => ({
       page,
@@ -44,8 +44,11 @@ export function useCataloguePage(state: CatalogueState) {
       ...(sort ? { sort } : {}),
       ...(category ? { category } : {}),
       ...(inStock ? { inStock: true } : {}),
+      ...(price ? { price } : {}),
+      // The filters show how many parts each choice would list (the API's X-Facets).
+      facets: true,
     }),
-    [q, sort, category, inStock, page],
+    [q, sort, category, inStock, price, page],
   );
   const [trigger] = catalogApi.useLazyGetPartsQuery();
   const [attempt, setAttempt] = useState(0);

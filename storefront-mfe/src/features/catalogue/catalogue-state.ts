@@ -1,4 +1,11 @@
-import { PART_CATEGORIES, PART_SORTS, type PartCategory, type PartSort } from '@motoparts/contracts/messages';
+import {
+  PART_CATEGORIES,
+  PART_SORTS,
+  PRICE_BAND_IDS,
+  type PartCategory,
+  type PartSort,
+  type PriceBand,
+} from '@motoparts/contracts/messages';
 
 export const CATALOGUE_PAGE_SIZE = 24;
 /** The longest search the API takes (its `q`); longer text in the box or a link is cut. */
@@ -10,6 +17,7 @@ export interface CatalogueState {
   sort: PartSort | undefined;
   category: PartCategory | undefined;
   inStock: boolean;
+  price: PriceBand | undefined;
   page: number;
 }
 
@@ -24,6 +32,7 @@ export function readState(params: URLSearchParams): CatalogueState {
     sort: oneOf(PART_SORTS, params.get('sort')),
     category: oneOf(PART_CATEGORIES, params.get('category')),
     inStock: params.get('inStock') === 'true',
+    price: oneOf(PRICE_BAND_IDS, params.get('price')),
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
   };
 }
@@ -34,6 +43,7 @@ export function writeState(s: CatalogueState): URLSearchParams {
   if (s.sort) out.set('sort', s.sort);
   if (s.category) out.set('category', s.category);
   if (s.inStock) out.set('inStock', 'true');
+  if (s.price) out.set('price', s.price);
   if (s.page > 1) out.set('page', String(s.page));
   return out;
 }

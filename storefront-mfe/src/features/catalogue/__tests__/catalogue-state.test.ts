@@ -5,21 +5,23 @@ const read = (query: string) => readState(new URLSearchParams(query));
 
 describe('catalogue state in the URL', () => {
   it('reads every control from the query string', () => {
-    expect(read('q=chain&sort=-price&category=tools&inStock=true&page=3')).toEqual({
+    expect(read('q=chain&sort=-price&category=tools&inStock=true&price=25-100&page=3')).toEqual({
       q: 'chain',
       sort: '-price',
       category: 'tools',
       inStock: true,
+      price: '25-100',
       page: 3,
     });
   });
 
   it('falls back to the defaults for unknown or malformed values', () => {
-    expect(read('sort=cheapest&category=bikes&inStock=yes&page=0')).toEqual({
+    expect(read('sort=cheapest&category=bikes&inStock=yes&price=cheap&page=0')).toEqual({
       q: '',
       sort: undefined,
       category: undefined,
       inStock: false,
+      price: undefined,
       page: 1,
     });
     expect(read('page=2.5').page).toBe(1);

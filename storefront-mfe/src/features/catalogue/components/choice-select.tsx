@@ -1,7 +1,9 @@
+import { formatCount } from '@motoparts/state';
 import { oneOf } from '../catalogue-state';
 
 /**
- * One of the catalogue's drop-downs (category, sort): "all" or one of `options`. An unknown value
+ * One of the catalogue's drop-downs (category, price, sort): "all" or one of `options`, each with
+ * how many parts it would list when `counts` are given (the search's facets). An unknown value
  * reads as "all", like a hand-edited link does.
  */
 export function ChoiceSelect<T extends string>({
@@ -10,6 +12,7 @@ export function ChoiceSelect<T extends string>({
   allLabel,
   options,
   labels,
+  counts,
   value,
   onChange,
 }: {
@@ -19,6 +22,7 @@ export function ChoiceSelect<T extends string>({
   allLabel: string;
   options: readonly T[];
   labels: Record<T, string>;
+  counts?: Partial<Record<T, number>> | undefined;
   value: T | undefined;
   onChange: (value: T | undefined) => void;
 }) {
@@ -30,6 +34,7 @@ export function ChoiceSelect<T extends string>({
         {options.map((option) => (
           <option key={option} value={option}>
             {labels[option]}
+            {counts?.[option] !== undefined ? ` (${formatCount(counts[option])})` : ''}
           </option>
         ))}
       </select>

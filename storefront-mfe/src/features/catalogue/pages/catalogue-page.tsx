@@ -1,14 +1,26 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useHref, useLocation, useSearchParams } from 'react-router-dom';
-import { CATEGORY_LABELS, PART_CATEGORIES, PART_SORTS, type PartSort } from '@motoparts/contracts/messages';
+import {
+  CATEGORY_LABELS,
+  PART_CATEGORIES,
+  PART_SORTS,
+  PRICE_BAND_IDS,
+  PRICE_BANDS,
+  type PartSort,
+  type PriceBand,
+} from '@motoparts/contracts/messages';
+import { formatCount } from '@motoparts/state';
 import { useAddToCartAfterSignIn } from '../../../components/add-to-cart';
 import { ensureStorefrontStyles } from '../../../styles';
 import { useCataloguePage, useDebounced, useShownValue } from '../catalogue-hooks';
 import { MAX_QUERY, readState, writeState, type CatalogueState } from '../catalogue-state';
 import { CatalogueResults } from '../components/catalogue-results';
 import { ChoiceSelect } from '../components/choice-select';
+import { SearchSuggestions } from '../components/search-suggestions';
 
 ensureStorefrontStyles();
+
+const PRICE_LABELS = Object.fromEntries(PRICE_BANDS.map((b) => [b.id, b.label])) as Record<PriceBand, string>;
 
 /** How long typing may pause before the search runs. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -48,11 +60,12 @@ export default function CataloguePage() {
   const [category, setCategory] = useShownValue(state.category);
   const [sort, setSort] = useShownValue(state.sort);
   const [inStock, setInStock] = useShownValue(state.inStock);
+  const [price, setPrice] = useShownValue(state.price);
 
   const update = (change: Partial<CatalogueState>, { replace = false } = {}) => {
     // Any change but paging starts again at page 1. The shown choices count, not only the URL's:
     // a second change made before the first navigation commits must not undo the first.
-    const next = { ...state, category, sort, inStock, page: 1, ...change };
+    const next = { ...state, category, sort, inStock, price, page: 1, ...change };
     setParams(writeState(next), { replace });
   };
 
@@ -71,6 +84,8 @@ export default function CataloguePage() {
   }, [settled]);
 
   const { data, isError, isFetching, error, retry } = useCataloguePage(state);
+  // The search's counts per choice, from the page shown (X-Facets); none while the first loads.
+  const facets = data?.facets;
   const aborted =
     isError && error && typeof error === 'object' && 'name' in error && error.name === 'AbortError';
 
@@ -107,16 +122,7 @@ export default function CataloguePage() {
       >
         <div className="form-field catalogue-search">
           <label htmlFor={`${ids}-q`}>Search</label>
-          <input
-            id={`${ids}-q`}
-            type="search"
-            name="q"
-            value={typed}
-            maxLength={MAX_QUERY}
-            placeholder="Name or description"
-            autoComplete="off"
-            onChange={(e) => setTyped(e.target.value)}
-          />
+          <SearchSuggestions inputId={`${ids}-q`} value={typed} maxLength={MAX_QUERY} onChange={setTyped} />
         </div>
         <ChoiceSelect
           id={`${ids}-category`}
@@ -124,6 +130,7 @@ export default function CataloguePage() {
           allLabel="All categories"
           options={PART_CATEGORIES}
           labels={CATEGORY_LABELS}
+          counts={facets?.category}
           value={category}
           onChange={(next) => {
             setCategory(next);
@@ -142,6 +149,19 @@ export default function CataloguePage() {
             update({ sort: next });
           }}
         />
+        <ChoiceSelect
+          id={`${ids}-price`}
+          label="Price"
+          allLabel="Any price"
+          options={PRICE_BAND_IDS}
+          labels={PRICE_LABELS}
+          counts={facets?.price}
+          value={price}
+          onChange={(next) => {
+            setPrice(next);
+            update({ price: next });
+          }}
+        />
         <label className="catalogue-check">
           <input
             type="checkbox"
@@ -152,6 +172,7 @@ export default function CataloguePage() {
             }}
           />
           In stock only
+          {facets && <span className="facet-count"> ({formatCount(facets.inStock.true)})</span>}
         </label>
       </form>
 
