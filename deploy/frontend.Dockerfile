@@ -35,7 +35,8 @@ LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers
 # (server-side includes), and the DNS server that resolves them per request (Docker's embedded one
 # by default; Kubernetes sets its cluster DNS service). API_INTERNAL_URL: the API that writes the
 # part pages' heads, the sitemap and robots.txt; SERVICE_TOKEN: the API's, sent with those calls so
-# the sitemap is not limited as anonymous (empty: it is, as the lists are; the heads never are).
+# the sitemap is not limited as anonymous (empty: it is, as the lists are; the heads never are), or
+# SERVICE_TOKEN_FILE: a file holding it (a mounted Secret), read at start by service-token.envsh.
 ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 DASHBOARD_INTERNAL_URL=http://dashboard:8080 NGINX_RESOLVER=127.0.0.11 \
     API_INTERNAL_URL=http://api:5000 SERVICE_TOKEN=""
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
@@ -47,6 +48,7 @@ USER root
 RUN apk add --no-cache libstdc++
 COPY --from=node:24-alpine /usr/local/bin/node /usr/local/bin/node
 COPY scripts/csp.mjs /opt/motoparts/csp.mjs
+COPY --chmod=755 deploy/service-token.envsh /docker-entrypoint.d/18-service-token.envsh
 COPY --chmod=755 deploy/csp.envsh /docker-entrypoint.d/19-csp.envsh
 COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html
 USER 101

@@ -421,6 +421,8 @@ describe('docker-compose.yml (production)', () => {
     // The policy is computed at container start from the mounted config.json, by scripts/csp.mjs.
     assert.match(frontend, /COPY scripts\/csp\.mjs \/opt\/motoparts\/csp\.mjs/);
     assert.match(frontend, /deploy\/csp\.envsh \/docker-entrypoint\.d\/\d+-csp\.envsh/);
+    // The service token from a mounted file, read before nginx fills in its template (20-…).
+    assert.match(frontend, /deploy\/service-token\.envsh \/docker-entrypoint\.d\/1\d-service-token\.envsh/);
     const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     // releases/: scripts/publish-remote.mjs's output, uploaded to the CDN, never built from.
     for (const entry of ['**/node_modules', '**/dist', '.git', '.tools', '.data', 'releases']) {
@@ -571,5 +573,30 @@ describe('deploy/csp.envsh (the front-end image computes its CSP at start)', () 
     });
     assert.notEqual(broken.status, 0);
     assert.match(broken.stderr, /cannot compute the Content-Security-Policy/);
+  });
+});
+
+describe('deploy/service-token.envsh (the front-end image reads the service token from a file)', () => {
+  const script = path.join(ROOT, 'deploy', 'service-token.envsh');
+  const source = (env) =>
+    spawnSync('sh', ['-c', `. "${script}" && printf %s "$SERVICE_TOKEN"`], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
+
+  test("exports the file's token; without a file keeps SERVICE_TOKEN; an unreadable or empty file stops the container", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'service-token-'));
+    const token = 'shell-service-token-0123456789-abcdefghij';
+    writeFileSync(path.join(dir, 'SERVICE_TOKEN'), `${token}\n`);
+    writeFileSync(path.join(dir, 'empty'), '');
+    const read = source({ SERVICE_TOKEN_FILE: path.join(dir, 'SERVICE_TOKEN'), SERVICE_TOKEN: '' });
+    assert.equal(read.status, 0, read.stderr);
+    assert.equal(read.stdout, token, 'the trailing newline is not part of the token');
+    assert.equal(source({ SERVICE_TOKEN: 'as-set' }).stdout, 'as-set');
+    for (const file of ['missing', 'empty']) {
+      const res = source({ SERVICE_TOKEN_FILE: path.join(dir, file) });
+      assert.notEqual(res.status, 0, file);
+      assert.match(res.stderr, /cannot read the service token/);
+    }
   });
 });

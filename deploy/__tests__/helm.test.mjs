@@ -287,6 +287,50 @@ for (const [variant, args] of Object.entries(variants)) {
       assert.equal(container.envFrom, undefined);
     });
 
+    test("the shell's server calls the API's Service with the service token, a file of the API's Secret", () => {
+      const values = valuesOf(args).api;
+      const expected = {
+        secret: values.serviceToken.secretName || values.secretName,
+        key: values.serviceToken.key,
+      };
+      // The API reads the token from a file of its mounted Secrets.
+      const api = apiPod(objs);
+      assert.equal(api.env.SERVICE_TOKEN, undefined);
+      const apiToken = secretFile(api.pod, api.container, api.env.SERVICE_TOKEN_FILE?.value ?? '');
+      assert.deepEqual({ secret: apiToken.secret, key: apiToken.key }, expected);
+      assert.equal(apiToken.mode, 0o440);
+      assert.equal(apiToken.optional, undefined, 'a missing Secret keeps the pod from starting');
+      // The shell reads the same Secret's key, also as a file; the image's entrypoint reads it.
+      const shell = find(objs, 'Deployment', 'shop-motoparts-shell').spec.template.spec;
+      const [nginx] = shell.containers;
+      const env = Object.fromEntries(nginx.env.map((v) => [v.name, v]));
+      assert.equal(env.SERVICE_TOKEN, undefined, 'the token is not a variable of the pod');
+      const shellToken = secretFile(shell, nginx, env.SERVICE_TOKEN_FILE?.value ?? '');
+      assert.deepEqual({ secret: shellToken.secret, key: shellToken.key }, expected);
+      assert.equal(shellToken.mode, 0o440);
+      assert.equal(shellToken.optional, undefined);
+      assert.equal(nginx.envFrom, undefined);
+      assert.deepEqual(
+        nginx.env.filter((v) => v.valueFrom).map((v) => v.name),
+        [],
+        "no variable holds a Secret's value",
+      );
+      // The API's own Service, by its cluster name, on the Service's port.
+      const service = find(objs, 'Service', 'shop-motoparts-api');
+      const port = service.spec.ports.find((p) => p.name === 'http').port;
+      const url = new URL(env.API_INTERNAL_URL?.value ?? '');
+      assert.equal(url.protocol, 'http:');
+      assert.equal(url.hostname, 'shop-motoparts-api.motoparts.svc.cluster.local');
+      assert.equal(Number(url.port || 80), port);
+      // No other front end gets the token or the API's address.
+      for (const name of ['storefront', 'auth', 'dashboard']) {
+        const pod = find(objs, 'Deployment', `shop-motoparts-${name}`).spec.template.spec;
+        const names = pod.containers[0].env.map((v) => v.name);
+        assert.ok(!names.includes('SERVICE_TOKEN_FILE') && !names.includes('API_INTERNAL_URL'), name);
+        assert.ok(!pod.volumes.some((v) => v.secret || v.projected), `${name} mounts no Secret`);
+      }
+    });
+
     test('TLS on the Ingress: one Secret for every host; cert-manager when a ClusterIssuer is named', () => {
       const values = valuesOf(args).ingress;
       const ingress = objs.find((o) => o.kind === 'Ingress');
@@ -317,7 +361,10 @@ for (const [variant, args] of Object.entries(variants)) {
       // In: the API only from the controller, on its port; so X-Forwarded-For's last hop is always it.
       assert.ok(connects(objs, e.controller, e.api, 5000));
       assert.ok(!connects(objs, e.controller, e.api, 9229), 'only the API port');
-      for (const who of ['shell', 'storefront', 'auth', 'dashboard', 'neighbour', 'besideController']) {
+      // The shell's server asks the API for part pages' heads and the sitemap; no other pod does.
+      assert.ok(connects(objs, e.shell, e.api, 5000), 'the shell reaches the API');
+      assert.ok(!connects(objs, e.shell, e.api, 9229), "only the API's port");
+      for (const who of ['storefront', 'auth', 'dashboard', 'neighbour', 'besideController']) {
         assert.ok(!connects(objs, e[who], e.api, 5000), `${who} does not reach the API`);
       }
       for (const name of FRONT_ENDS) {
@@ -338,7 +385,7 @@ for (const [variant, args] of Object.entries(variants)) {
         for (const [to, port] of [
           ['internet', 443],
           ['internet', 80],
-          ['api', 5000],
+          ...(name === 'shell' ? [] : [['api', 5000]]),
           ['kubeDns', 80],
         ]) {
           assert.ok(!connects(objs, e[name], e[to], port), `${name} does not reach ${to}:${port}`);
@@ -460,6 +507,33 @@ describe("the API's Firebase Admin credential (Application Default Credentials)"
     assertK8sValid(rendered);
   });
 
+  test('the service token from a Secret of its own, for the API and the shell alike', () => {
+    const rendered = template(
+      '--set',
+      'api.serviceToken.secretName=motoparts-service-token',
+      '--set',
+      'api.serviceToken.key=token',
+    );
+    const objs = objects(rendered);
+    const api = apiPod(objs);
+    const shell = find(objs, 'Deployment', 'shop-motoparts-shell').spec.template.spec;
+    const shellEnv = Object.fromEntries(shell.containers[0].env.map((v) => [v.name, v.value]));
+    for (const [pod, container, file] of [
+      [api.pod, api.container, api.env.SERVICE_TOKEN_FILE.value],
+      [shell, shell.containers[0], shellEnv.SERVICE_TOKEN_FILE],
+    ]) {
+      const from = secretFile(pod, container, file);
+      assert.deepEqual(
+        { secret: from.secret, key: from.key },
+        { secret: 'motoparts-service-token', key: 'token' },
+      );
+    }
+    assertK8sValid(rendered);
+    const res = run('helm', ['template', 'shop', CHART, '--set', 'api.serviceToken.key=']);
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /api\.serviceToken\.key is required/);
+  });
+
   test('a Secret without a key stops the render', () => {
     const res = run('helm', [
       'template',
@@ -573,8 +647,8 @@ describe("the API's mail (api.mail)", () => {
     );
     assert.deepEqual(
       items.map((i) => i.path).sort(),
-      [...SECRET_KEYS].sort(),
-      'only the four secrets are mounted',
+      [...SECRET_KEYS, 'SERVICE_TOKEN'].sort(),
+      'only the four secrets and the service token are mounted',
     );
     const e = endpoints(objs);
     for (const port of [25, 465, 587])

@@ -468,3 +468,73 @@ test.describe('the dashboard’s frame before its code', () => {
     expect(await layoutShiftTotal(fresh)).toBe(0);
   });
 });
+
+/**
+ * The pages that need no data, the Q&A page and the portfolio: the storefront prerenders them
+ * whole (prerender/pages.html), the shell shows the one its route names, and the page replaces
+ * it with the very same markup.
+ */
+test.describe('the static pages’ first screens', () => {
+  const STATIC_PAGES = [
+    { path: '/blogs', module: 'storefront/BlogsPage', heading: 'Questions and answers' },
+    { path: '/myPortfolio', module: 'storefront/PortfolioPage', heading: 'Nadia Karim' },
+  ];
+  /**
+   * The page's markup, canonical: each element with its attributes in name order (React sets an
+   * image's src last in the browser) and without the stand-in's mark, and the text.
+   */
+  const pageMarkup = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((root) => {
+      const walk = (node: Node): string => {
+        if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+        if (!(node instanceof Element)) return '';
+        const attributes = Array.from(node.attributes)
+          .filter((a) => a.name !== 'data-prerendered')
+          .map((a) => ` ${a.name}="${a.value}"`)
+          .sort()
+          .join('');
+        return `<${node.tagName}${attributes}>${Array.from(node.childNodes).map(walk).join('')}</${node.tagName}>`;
+      };
+      return walk(root);
+    });
+
+  for (const { path, module, heading } of STATIC_PAGES) {
+    test(`${path} paints with every script blocked; it is the LCP; it shows on no other route`, async ({
+      page,
+    }) => {
+      await gotoWithoutScripts(page, path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+      expect(
+        await largestPaint(page, `[data-prerendered="${module}"]`),
+        'the largest contentful paint is an element of the prerendered page',
+      ).toMatch(/^inside: /);
+      for (const other of ['/', ...STATIC_PAGES.map((p) => p.path).filter((p) => p !== path), '/parts']) {
+        await gotoWithoutScripts(page, other);
+        await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeHidden();
+      }
+    });
+
+    test(`${path}: the page renders the same markup as the HTML, and nothing moves`, async ({
+      page,
+      context,
+    }) => {
+      await gotoWithoutScripts(page, path);
+      const prerendered = await pageMarkup(page, `[data-prerendered="${module}"]`);
+
+      const fresh = await context.newPage();
+      await recordLayoutShifts(fresh);
+      await fresh.goto(path);
+      await expect(fresh.locator('#root > .first-screen'), 'React replaced the static markup').toHaveCount(0);
+      // The page itself is there once the stand-in's mark is gone.
+      await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+      await expect(fresh.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(fresh.getByText('Loading...')).toHaveCount(0);
+      expect(await pageMarkup(fresh, 'main .page'), 'the storefront renders what the HTML held').toBe(
+        prerendered,
+      );
+      expect(await layoutShiftTotal(fresh)).toBe(0);
+    });
+  }
+});

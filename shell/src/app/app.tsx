@@ -4,6 +4,7 @@ import { ToastContainer } from 'react-toastify';
 import { RemoteBoundary, requireStore, ScrollRestoration } from '@motoparts/state/frame';
 import { Footer } from '../components/footer';
 import { TopBar } from '../components/top-bar';
+import { PrerenderedView, prerenderedHtml } from '../first-screen/prerendered';
 import { RemoteView, Unavailable } from '../remotes/remote-view';
 import { usePages } from './page-table';
 import { pageTitle, type PageRoute } from './routes';
@@ -29,7 +30,9 @@ function Page({ page }: { page: PageRoute }) {
   const view = <RemoteView remote={page.remote} module={page.module} />;
   if (page.firstScreen) return <Titled title={page.title}>{view}</Titled>;
   // Without the store the page cannot show: say so as for its remote. Code that failed to arrive
-  // stays failed in the page's module cache, so Retry loads the page again.
+  // stays failed in the page's module cache, so Retry loads the page again. While the store's half
+  // loads, the page's prerendered stand-in stays (as while its code loads), so nothing moves.
+  const prerendered = prerenderedHtml(`${page.remote}/${page.module}`);
   return (
     <Titled title={page.title}>
       <RemoteBoundary
@@ -37,7 +40,11 @@ function Page({ page }: { page: PageRoute }) {
         fallback={(retry) => <Unavailable remote={page.remote} retry={retry} />}
         onRetry={() => location.reload()}
       >
-        <Suspense fallback={<p className="page-loading">Loading...</p>}>
+        <Suspense
+          fallback={
+            prerendered ? <PrerenderedView html={prerendered} /> : <p className="page-loading">Loading...</p>
+          }
+        >
           <StorePage page={page}>{view}</StorePage>
         </Suspense>
       </RemoteBoundary>

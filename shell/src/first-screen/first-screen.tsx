@@ -38,15 +38,15 @@ function paramGroup(path: string, name: string | undefined): number {
  * Build time (Node, scripts/webpack/prerender.cjs): what index.html paints before any script runs, so
  * a page's largest paint does not wait for JavaScript. The shell's styles are inline, the top bar
  * is rendered as a signed-out visitor sees it, and `<main>` holds server-side includes of the
- * remotes' prerendered stand-ins (FRAGMENT_URLS: the storefront's home hero and purchase
- * column, the dashboard's frame), so each team still ships its own. The includes are resolved
+ * remotes' prerendered stand-ins (FRAGMENT_URLS: the storefront's home hero, purchase column
+ * and pages that need no data, the dashboard's frame), so each team still ships its own. The includes are resolved
  * by the server in front of the shell (scripts/serve-static.mjs locally, nginx's ssi in
  * deploy/); a server that does not resolve them leaves comments and the page simply paints later.
  *
- * A tiny inline script, run before the body parses, tailors the static markup: the hero shows
- * only on the routes that render the home page, a returning user's top bar does not flash
- * "Login", and a stand-in that needs data shows once it is filled (below). React replaces all of
- * it on its first render.
+ * A tiny inline script, run before the body parses, tailors the static markup: each stand-in
+ * shows only on its own page's routes (the hero on the home page's), a returning user's top bar
+ * does not flash "Login", and a stand-in that needs data shows once it is filled (below). React
+ * replaces all of it on its first render.
  */
 export default function firstScreen(): { head: string; root: string } {
   const homePaths = PAGES.filter((p) => p.remote === 'storefront' && p.module === 'HomePage').map((p) =>
@@ -118,15 +118,27 @@ export default function firstScreen(): { head: string; root: string } {
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
     `catch(e){}${fillSession}${inlineConfig}` +
     `try{var m=[${remoteRoutes}].filter(function(r){return r[0].test(location.pathname)})[0];` +
-    `if(m){var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
+    `if(m){h.setAttribute('data-page',m[2]);var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
     `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()});` +
     `c.then(function(cfg){` +
     `if(!cfg.remotes||!cfg.remotes[m[1]])return;var l=document.createElement('link');l.rel='preload';` +
     `l.as='script';l.href=new URL('remoteEntry.js',cfg.remotes[m[1]].replace(/\\/?$/,'/')).href;` +
     `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}})(document.documentElement)`;
+  // A stand-in shows only on its own page's routes: the home hero on the home routes, any other
+  // one where the inline script named its module (`data-page`, from the route table above).
+  const homeModule = 'storefront/HomePage';
+  const pageModules = [...new Set(PAGES.map((p) => `${p.remote}/${p.module}`))].filter(
+    (m) => m !== homeModule,
+  );
+  const standInCss =
+    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-prerendered="${homeModule}"]` +
+    pageModules
+      .map((m) => `,html:not([data-page="${m}"]) .${FIRST_SCREEN_CLASS} [data-prerendered="${m}"]`)
+      .join('') +
+    `{display:none}`;
   const firstScreenCss =
     `.${FIRST_SCREEN_CLASS}{display:contents}` +
-    `html:not([data-home-route]) .${FIRST_SCREEN_CLASS} [data-prerendered]:not([data-filled]){display:none}` +
+    standInCss +
     `.${FIRST_SCREEN_CLASS} [data-needs]:not([data-filled]){display:none}` +
     `html[data-session] .${FIRST_SCREEN_CLASS} a[href="/login"]{visibility:hidden}`;
 

@@ -5,13 +5,15 @@ import { useNavigate } from 'react-router-dom';
 export const FIRST_SCREEN_CLASS = 'first-screen';
 /**
  * Where the shell's server finds the remotes' prerendered first screens, in this order: the
- * storefront's home hero and top of the purchase page's part column, the dashboard's frame with
- * the top of My Profile. Paths on the shell's own origin that the server maps to each remote
- * (serve-static.mjs --include, nginx locations).
+ * storefront's home hero, top of the purchase page's part column and pages that need no data
+ * (the Q&A page, the portfolio), the dashboard's frame with the top of My Profile. Paths on the
+ * shell's own origin that the server maps to each remote (serve-static.mjs --include, nginx
+ * locations).
  */
 export const FRAGMENT_URLS = [
   '/_fragments/storefront/prerender/home.html',
   '/_fragments/storefront/prerender/purchase.html',
+  '/_fragments/storefront/prerender/pages.html',
   '/_fragments/dashboard/prerender/dashboard.html',
 ];
 

@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
+import { BlogsView } from '../features/blogs/components/blogs-view';
 import { HomeHero } from '../features/home/components/home-hero';
+import { PortfolioView } from '../features/portfolio/components/portfolio-view';
 import firstScreenCss from '../styles/first-screen.css';
 import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
 
@@ -28,8 +30,14 @@ const SHELL_MOUNT = '/_fragments/storefront/prerender/';
  *   category, text, price and facts below the name, the form beside), so nothing the fragment
  *   painted moves. The shell includes it after home.html, whose link to
  *   the stylesheet it shares (one request, one element with that id).
+ * - pages.html: the pages that need no data, whole (the Q&A page, the portfolio): the shell shows
+ *   the one its route names, so their largest paint is in the HTML too, and keeps it as the
+ *   page's loading state until the page renders the same markup. Also after home.html.
  */
-export default function prerender(): Record<'home.html' | 'purchase.html' | 'first-screen.css', string> {
+export default function prerender(): Record<
+  'home.html' | 'purchase.html' | 'pages.html' | 'first-screen.css',
+  string
+> {
   const home = renderToStaticMarkup(
     <MemoryRouter>
       <div className="home" data-prerendered="storefront/HomePage">
@@ -59,9 +67,16 @@ export default function prerender(): Record<'home.html' | 'purchase.html' | 'fir
       </div>
     </div>,
   );
+  const pages = renderToStaticMarkup(
+    <MemoryRouter>
+      <BlogsView prerendered="storefront/BlogsPage" />
+      <PortfolioView prerendered="storefront/PortfolioPage" />
+    </MemoryRouter>,
+  );
   return {
     'home.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css">${home}`,
     'purchase.html': purchase,
+    'pages.html': pages,
     'first-screen.css': firstScreenCss,
   };
 }

@@ -75,3 +75,8 @@ capabilities:
     - port: 53
       protocol: TCP
 {{- end -}}
+
+{{/* The Secret holding the shop's service token (api.serviceToken; default: api.secretName). */}}
+{{- define "motoparts.serviceTokenSecret" -}}
+{{- default (required "api.secretName is required" .Values.api.secretName) .Values.api.serviceToken.secretName -}}
+{{- end -}}
