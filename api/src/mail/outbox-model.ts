@@ -116,7 +116,8 @@ export function onMailQueued(listener: (source: string, id: string) => void): ()
   return () => queuedListeners.delete(listener);
 }
 
-function queued(source: string, id: unknown): void {
+/** Tells `onMailQueued` of a document a write through the driver queued mail in (no hook saw it). */
+export function queued(source: string, id: unknown): void {
   for (const listener of queuedListeners) listener(source, String(id));
 }
 

@@ -2,8 +2,9 @@ import type { FulfilmentStatus, Order, ShippingStatusInput } from '@motoparts/co
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
 import { getOrderFor } from './access';
-import { mailEntry, withMail } from '../mail/outbox-model';
-import { isListed, OrderModel, type OrderDoc } from './model';
+import { mailEntry, queued, withMail } from '../mail/outbox-model';
+import { Types, type mongo } from 'mongoose';
+import { announce, isListed, OrderModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 import type { OrderRules } from './rules';
 import { releaseOrder, stockInFlight } from './stock';
@@ -177,25 +178,48 @@ export async function markPaid(
   /** The Stripe event that said so, kept with the payment (payments/service.ts). */
   eventId?: string,
 ): Promise<OrderDoc | undefined> {
-  const doc = await OrderModel.findOneAndUpdate(
-    {
-      _id: orderId,
-      paid: false,
-      priceCents: amountCents,
-      status: { $ne: 'expired' },
-      hold: { $nin: ['reserving', 'releasing', 'released'] },
-    },
-    withMail(
+  if (!Types.ObjectId.isValid(orderId)) return undefined;
+  // Every payment comes this way, so it goes through the driver: Mongoose would cast an update
+  // that is already in stored form, clone the answer and run its hooks, which are told here.
+  const now = new Date();
+  let doc: OrderDoc | null;
+  try {
+    doc = await orderDocs().findOneAndUpdate(
       {
-        $set: { paid: true, transactionId, paidAt: new Date(), ...(eventId ? { paidEventId: eventId } : {}) },
+        _id: new Types.ObjectId(orderId),
+        paid: false,
+        priceCents: amountCents,
+        status: { $ne: 'expired' },
+        hold: { $nin: ['reserving', 'releasing', 'released'] },
       },
-      [mailEntry('paid')],
-    ),
-    { new: true },
-  ).lean<OrderDoc>();
-  if (doc) await openSlots().release(doc.uid ?? doc.user, orderId);
-  return doc ?? undefined;
+      withMail(
+        {
+          $set: {
+            paid: true,
+            transactionId,
+            paidAt: now,
+            updatedAt: now,
+            ...(eventId ? { paidEventId: eventId } : {}),
+          },
+        },
+        [mailEntry('paid')],
+      ),
+      { returnDocument: 'after' },
+    );
+  } catch (err) {
+    // It may have been applied all the same (a timeout after the server wrote it).
+    announce({ kind: 'unknown' });
+    throw err;
+  }
+  if (!doc) return undefined;
+  announce({ kind: 'updated', id: orderId });
+  queued('orders', orderId);
+  await openSlots().release(doc.uid ?? doc.user, orderId);
+  return doc;
 }
+
+/** The orders collection as a payment writes it: through the driver, in stored form. */
+const orderDocs = () => OrderModel.collection as unknown as mongo.Collection<OrderDoc>;
 
 /**
  * The states in which an order may still move stock or need its part: held or paid and not yet

@@ -151,7 +151,8 @@ export const orderChanges = {
     return () => changeListeners.delete(listener);
   },
 };
-const announce = (change: OrderChange) => {
+/** Tells the listeners of a change; the hooks below call it, and so does a write through the driver. */
+export const announce = (change: OrderChange) => {
   for (const listener of changeListeners) listener(change);
 };
 
