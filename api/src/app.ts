@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { clientErrorRoutes } from './client-errors/routes';
 import { healthRoutes } from './health/routes';
 import { imageRoutes } from './images/routes';
 import type { RouteDeps } from './route-deps';
@@ -96,6 +97,7 @@ export function createRoutes({
   salesRoutes(routes, deps);
   imageRoutes(routes, deps);
   siteRoutes(routes, deps);
+  clientErrorRoutes(routes, deps);
 
   // Last, so the document it serves lists every route (itself included).
   let document: ReturnType<typeof taggedJson> | undefined;

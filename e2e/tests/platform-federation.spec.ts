@@ -58,6 +58,21 @@ test('react, react-dom, the router and the store kit are loaded exactly once', a
   }
 });
 
+test('the page names the remote versions it runs, on <html data-remotes> and in one console line', async ({
+  page,
+}) => {
+  const lines: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.text().startsWith('[remotes] ')) lines.push(msg.text());
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('part-card').first()).toBeVisible();
+  // Served from each build's root here: no release in their addresses (remote-version.ts).
+  const versions = 'storefront@unversioned auth@unversioned dashboard@unversioned';
+  await expect(page.locator('html')).toHaveAttribute('data-remotes', versions);
+  expect(lines).toEqual([`[remotes] ${versions}`]);
+});
+
 test('with the dashboard remote down, home still renders and /dashboard offers Retry', async ({ page }) => {
   // Every request to the dashboard's origin is refused, as when the dashboard team's server is
   // stopped. (Its address is in the page as well as in /config.json: refused at the network, not
@@ -69,10 +84,28 @@ test('with the dashboard remote down, home still renders and /dashboard offers R
   await seedSession(page, DEMO.rider.email, DEMO.rider.password);
   await page.goto('/');
   await expect(page.getByTestId('part-card').first()).toBeVisible();
+  // The failure is reported to the API once, naming the remote and the version it was asked for.
+  const reports: unknown[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/client-errors')) {
+      reports.push(req.postDataJSON());
+    }
+  });
+  const reported = page.waitForResponse(
+    (res) => res.request().method() === 'POST' && new URL(res.url()).pathname.endsWith('/client-errors'),
+  );
   await page.goto('/dashboard');
   const alert = page.getByRole('alert').filter({ hasText: 'The dashboard is unavailable right now.' });
   await expect(alert).toBeVisible();
   await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+  expect((await reported).status()).toBe(201);
+  expect(reports).toEqual([
+    expect.objectContaining({
+      remote: 'dashboard',
+      version: 'unversioned',
+      url: expect.stringContaining('/dashboard'),
+    }),
+  ]);
   // The frame around it still works.
   await expect(page.getByRole('link', { name: 'Home' })).toBeVisible();
   await page.getByRole('link', { name: 'Home' }).click();

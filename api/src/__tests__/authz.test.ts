@@ -437,6 +437,19 @@ const ROWS: Row[] = [
     path: () => '/site/robots.txt',
     expect: { anon: 200, customer: 200, other: 200, admin: 200 },
   },
+  {
+    name: 'POST /client-errors',
+    method: 'POST',
+    path: () => '/client-errors',
+    body: () => ({ remote: 'dashboard', version: '2.2.0', url: 'https://shop.example/admin', message: 'x' }),
+    expect: { anon: 201, customer: 201, other: 201, admin: 201 },
+  },
+  {
+    name: 'GET /client-errors',
+    method: 'GET',
+    path: () => '/client-errors',
+    expect: { anon: 401, customer: 403, other: 403, admin: 200 },
+  },
 ];
 
 let t: TestApp;

@@ -75,6 +75,8 @@ const ACCESS: Record<string, Access> = {
   'GET /site/sitemap.xml': 'public',
   'GET /site/sitemaps/:file': 'public',
   'GET /site/robots.txt': 'public',
+  'POST /client-errors': 'public',
+  'GET /client-errors': 'admin',
 };
 
 const SCHEME: Record<Access, string | undefined> = {

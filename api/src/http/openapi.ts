@@ -37,6 +37,7 @@ const ERRORS: Record<ErrorStatus, string> = {
 
 /** What each resource's tag groups in the document. */
 const TAGS: Record<string, string> = {
+  'client-errors': 'The front ends’ reports of remotes that failed to load, counted per remote version.',
   health: 'Readiness and liveness probes.',
   images: 'Photos hosted by the API: uploads and the files they are served as.',
   meta: 'This document.',

@@ -126,6 +126,8 @@ const envSchema = z.object({
     .refine(isTimeZone, { error: 'must be an IANA time zone such as UTC or Europe/Berlin' }),
   /** Admins hear of a part running low when its stock falls below this many times its minimum order. */
   LOW_STOCK_FACTOR: z.coerce.number().min(1).max(1000).default(3),
+  /** How many (remote, version) counters of front-end load failures are kept; the least recent goes first. */
+  CLIENT_ERRORS_MAX: z.coerce.number().int().min(1).max(10_000).default(500),
   /** How often the mail worker looks for mail to send (it is also woken by each change). */
   MAIL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
   /** How often the recovery pass finishes or undoes order steps a crash or outage left half done. */
@@ -216,6 +218,7 @@ const rateLimitsSchema = z
     RATE_LIMIT_STRIPE: rateLimit,
     RATE_LIMIT_CHECKOUT: rateLimit,
     RATE_LIMIT_IMAGES: rateLimit,
+    RATE_LIMIT_CLIENT_ERRORS: rateLimit,
   })
   .transform((v) => ({
     RATE_LIMITS: {
@@ -228,6 +231,7 @@ const rateLimitsSchema = z
       stripe: v.RATE_LIMIT_STRIPE,
       checkout: v.RATE_LIMIT_CHECKOUT,
       images: v.RATE_LIMIT_IMAGES,
+      clientErrors: v.RATE_LIMIT_CLIENT_ERRORS,
     },
   }));
 

@@ -28,6 +28,8 @@ export const RATE_LIMITS = {
   stripe: { points: 20, seconds: 60, message: 'Too many payment requests in a short time' },
   /** POST /images per account (each one decodes and re-encodes a photo). */
   images: { points: 60, seconds: 60 * 60, message: 'Too many photos uploaded in a short time' },
+  /** POST /client-errors (the front ends' load-failure reports) per client address (IPv6: per /64). */
+  clientErrors: { points: 30, seconds: 60, message: 'Too many error reports from here' },
 } as const;
 
 export type LimitName = keyof typeof RATE_LIMITS;

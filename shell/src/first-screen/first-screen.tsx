@@ -5,6 +5,7 @@ import { PAGES } from '../app/routes';
 import { TopBar } from '../components/top-bar';
 import shellCss from '../styles/shell.css';
 import { EARLY_FILL_KEY, EARLY_FILL_WAIT_MS } from './early-fill';
+import { LOAD_FAILURE_KEY } from './load-failure';
 import { FIRST_SCREEN_CLASS, FRAGMENT_URLS } from './prerendered';
 
 /**
@@ -113,10 +114,24 @@ export default function firstScreen(): { head: string; root: string } {
   const inlineConfig =
     `try{var g=JSON.parse(document.getElementById(${JSON.stringify(CONFIG_ELEMENT_ID)}).textContent);` +
     `if(typeof g.apiBaseUrl==='string')window.${EARLY_CONFIG_KEY}=Promise.resolve(g);else g=0}catch(e){}`;
+  // Which remote versions the page runs, for people and tests: a remote's release is the last
+  // segment of its URL (scripts/publish-remote.mjs: `…/dashboard/2.2.0/`), `unversioned` for one
+  // served from its build's root. Announced on <html data-remotes> and in one console line. The
+  // shell reports a remote that failed to load through LOAD_FAILURE_KEY (POST /client-errors,
+  // fire and forget), under the version announced here. Both here, not in the app's bundles,
+  // which the home page's budget leaves no room in.
+  const announce =
+    `try{if(g&&g.remotes){var V={},v=Object.keys(g.remotes).map(function(k){` +
+    `var x=/\\/(\\d+\\.\\d+\\.\\d+[-0-9A-Za-z.]*)\\/?$/.exec(g.remotes[k]);return k+'@'+(V[k]=x?x[1]:'unversioned')})` +
+    `.join(' ');h.setAttribute('data-remotes',v);console.info('[remotes] '+v);` +
+    `window.${LOAD_FAILURE_KEY}=function(r,e){fetch(g.apiBaseUrl.replace(/\\/?$/,'/client-errors'),` +
+    `{method:'POST',keepalive:true,headers:{'content-type':'application/json'},body:JSON.stringify({remote:r,` +
+    `version:V[r]||'unknown',url:location.href.slice(0,2048),message:String(e&&e.message||e).slice(0,1000)})})` +
+    `.catch(function(){})}}}catch(e){}`;
   const flags =
     `(function(h){${fill}h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
-    `catch(e){}${fillSession}${inlineConfig}` +
+    `catch(e){}${fillSession}${inlineConfig}${announce}` +
     `try{var m=[${remoteRoutes}].filter(function(r){return r[0].test(location.pathname)})[0];` +
     `if(m){h.setAttribute('data-page',m[2]);var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
     `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()});` +

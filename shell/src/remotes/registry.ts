@@ -1,6 +1,7 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { SessionModule } from '@motoparts/state';
 import type { RemoteName, RuntimeConfig } from '@motoparts/state/frame';
+import { LOAD_FAILURE_KEY, type LoadFailureReporter } from '../first-screen/load-failure';
 import type { RemoteModules } from './exposed';
 import { versionGuard } from './version-guard';
 
@@ -18,7 +19,7 @@ let registered: RuntimeConfig | undefined;
 function remoteInfo(config: RuntimeConfig, name: RemoteName) {
   return {
     name: REMOTES[name].scope,
-    entry: new URL('remoteEntry.js', config.remotes[name].replace(/\/?$/, '/')).toString(),
+    entry: new URL('remoteEntry.js', config.remotes[name].replace(/\/?$/, '/')).href,
   };
 }
 
@@ -40,7 +41,11 @@ export function reRegister(name: RemoteName): void {
  * remote asks for through the kit's loader): the caller states what it expects.
  */
 export async function loadModule<T>(remote: RemoteName, module: string): Promise<T> {
-  const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`);
+  const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`).catch((err: unknown) => {
+    // Reported once per failed load (its callers share it until a Retry), by index.html's script.
+    (window as unknown as Record<string, LoadFailureReporter | undefined>)[LOAD_FAILURE_KEY]?.(remote, err);
+    throw err;
+  });
   if (!mod) throw new Error(`${remote}/${module} did not load`);
   return mod;
 }
