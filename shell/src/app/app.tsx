@@ -9,6 +9,9 @@ import { RemoteView, Unavailable } from '../remotes/remote-view';
 import { usePages } from './page-table';
 import { pageTitle, type PageRoute } from './routes';
 
+/** What a page shows while its code loads, when it has no prerendered stand-in. */
+const loading = <p className="page-loading">Loading...</p>;
+
 /**
  * The route's name in the tab. A layout effect: it runs before the page's own effects, so a page
  * that names itself more precisely (a part's page, with the part's name) has the last word.
@@ -40,11 +43,7 @@ function Page({ page }: { page: PageRoute }) {
         fallback={(retry) => <Unavailable remote={page.remote} retry={retry} />}
         onRetry={() => location.reload()}
       >
-        <Suspense
-          fallback={
-            prerendered ? <PrerenderedView html={prerendered} /> : <p className="page-loading">Loading...</p>
-          }
-        >
+        <Suspense fallback={prerendered ? <PrerenderedView html={prerendered} /> : loading}>
           <StorePage page={page}>{view}</StorePage>
         </Suspense>
       </RemoteBoundary>
@@ -63,12 +62,12 @@ export function App() {
       <main id="main" className="site-main">
         <Routes>
           {pages.map((page) => (
-            <Route key={`${page.remote}:${page.path}`} path={page.path} element={<Page page={page} />} />
+            <Route key={page.remote + page.path} path={page.path} element={<Page page={page} />} />
           ))}
           <Route
             path="*"
             element={
-              <Suspense fallback={<p className="page-loading">Loading...</p>}>
+              <Suspense fallback={loading}>
                 <Unrouted />
               </Suspense>
             }

@@ -36,7 +36,7 @@ export function unmetRequirements(remote: string, own: SharedInfos, theirs: Shar
  */
 export function versionGuard(): ModuleFederationRuntimePlugin {
   return {
-    name: 'motoparts-version-guard',
+    name: 'guard',
     beforeInitContainer(args) {
       const { remoteInfo, origin } = args;
       // The remote's container has run by now (its remoteEntry.js is loaded) and made its own
@@ -46,7 +46,7 @@ export function versionGuard(): ModuleFederationRuntimePlugin {
       const problems = unmetRequirements(remoteInfo.name, origin.options.shared, remote.options.shared);
       if (problems.length === 0) return args;
       const message = `The ${remoteInfo.name} remote (${remoteInfo.entry}) was refused: ${problems.join('; ')}`;
-      console.error(`[remote] ${message}`);
+      console.error(message);
       throw new Error(message);
     },
   };
