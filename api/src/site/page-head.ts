@@ -1,4 +1,5 @@
 import type { Part } from '@motoparts/contracts';
+import { escapeHtml } from '../lib/html';
 
 /** The shop's name as page titles and Open Graph carry it. */
 export const SITE_NAME = 'MotoParts';
@@ -6,16 +7,6 @@ export const SITE_NAME = 'MotoParts';
 const DESCRIPTION_CHARS = 160;
 /** What the shop's prices are in (the front ends show them in dollars). */
 const CURRENCY = 'USD';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-/** Text for an HTML attribute or element. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** One line of text, cut at a word near `max` characters. */
 function summary(text: string, max = DESCRIPTION_CHARS): string {

@@ -1,4 +1,4 @@
-import { escapeHtml } from './page-head';
+import { escapeHtml } from '../lib/html';
 import { ON_SALE, PartModel, partWrites } from '../parts/model';
 
 /** The sitemap protocol's limit of addresses in one file (sitemaps.org). */
