@@ -76,7 +76,9 @@ export function queryParser<S extends z.ZodObject>(schema: S) {
     for (const name of names) {
       const value = query[name];
       if (value === undefined) continue;
-      const text = JSON.stringify(value); // quoted and escaped: no two queries share a key
+      // A value's length before it (a string) or its JSON (a repeated parameter's list): no two
+      // queries share a key, and the usual single values cost no escaping.
+      const text = typeof value === 'string' ? `${value.length}:${value}` : JSON.stringify(value);
       if (text.length > MAX_KEPT_VALUE) return Object.freeze(parseQuery(schema, query));
       key += `${name}=${text}&`;
     }
