@@ -57,6 +57,10 @@ const baseQuery: BaseQueryFn<
   const base = getConfig().apiBaseUrl.replace(/\/$/, '');
   const request = typeof args === 'string' ? { url: args } : args;
   let result = await rawBaseQuery({ ...request, url: `${base}${request.url}` }, api, extraOptions ?? {});
+  // Refused because the sign-out under way was recorded: the sign-out ends the session itself,
+  // once the API has answered it.
+  const extra = api.extra as Partial<SessionThunkExtra> | undefined;
+  if (result.error?.status === 401 && extra?.endingSession?.(api.getState() as WithSession)) return result;
   // An expired token (a laptop woken after the renewal was due): renew once and retry.
   const sentOurToken = selectToken(api.getState() as WithSession) !== null && !extraOptions?.noRenewal;
   if (result.error?.status === 401 && sentOurToken && (await renewSession(api))) {

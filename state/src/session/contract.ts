@@ -44,4 +44,11 @@ export interface SessionThunkExtra {
   renewSession: (host: SessionHost) => Promise<string | null>;
   /** The auth remote's `sendVerificationMail`, for pages of other remotes (`requestVerificationMail`). */
   sendVerificationMail: (host: SessionHost) => Promise<void>;
+  /**
+   * Whether the session in `state` is being signed out now. The API refuses its token as soon as
+   * the sign-out is recorded, before the sign-out's own answer: a call refused meanwhile is
+   * neither renewed nor ends the session itself, which would show the visitor signed out (and let
+   * them sign in again) while the API still holds the sign-out's second.
+   */
+  endingSession: (state: WithSession) => boolean;
 }

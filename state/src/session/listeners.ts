@@ -43,8 +43,11 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
   const startListening = listeners.startListening.withTypes<WithSession, SessionHost['dispatch']>();
 
   let renewing: Promise<string | null> | null = null;
+  /** The token of the session a sign-out is ending now, while it runs. */
+  let ending: string | null = null;
+  const endingSession = (state: WithSession): boolean => ending !== null && selectToken(state) === ending;
   const renewSession = (host: SessionHost): Promise<string | null> => {
-    if (!loadSessionModule) return Promise.resolve(null);
+    if (!loadSessionModule || endingSession(host.getState())) return Promise.resolve(null);
     renewing ??= loadSessionModule()
       .then((session) => session.renewSession(host))
       .catch(() => null)
@@ -97,10 +100,13 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
   startListening({
     actionCreator: signOutRequested,
     effect: async (_action, api) => {
+      ending = selectToken(api.getState());
       try {
         if (loadSessionModule) await (await loadSessionModule()).signOut(api);
       } catch (err) {
         console.warn('[session] the auth remote could not sign out; ending the session here:', err);
+      } finally {
+        ending = null;
       }
       // Whatever the auth remote managed, the visitor asked to leave: the session ends here.
       if (selectAuthStatus(api.getState()) !== 'signedOut') {
@@ -131,5 +137,5 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
     await (await loadSessionModule()).sendVerificationMail(host);
   };
 
-  return { middleware: listeners.middleware, extra: { renewSession, sendVerificationMail } };
+  return { middleware: listeners.middleware, extra: { renewSession, sendVerificationMail, endingSession } };
 }

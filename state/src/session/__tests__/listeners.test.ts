@@ -318,6 +318,45 @@ describe('token renewal', () => {
     expect(storage.getItem('accessToken')).toBeNull();
   });
 
+  it('a call the API refuses while a sign-out is under way neither renews nor ends the session before the sign-out does', async () => {
+    setConfig(config);
+    // The API has recorded the sign-out (every call with the old token is a 401) but has not
+    // answered it yet: the sign-out ends the session only once that answer is in.
+    let answerSignOut = () => undefined as void;
+    const answered = new Promise<void>((resolve) => (answerSignOut = resolve));
+    const real = fakeModule();
+    const session = fakeModule({
+      signOut: jest.fn(async (host: SessionHost) => {
+        await answered;
+        await real.signOut(host);
+      }),
+    });
+    jest
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response('{}', { status: 401, headers: { 'content-type': 'application/json' } }),
+      );
+    const store = newStore({ loadSessionModule: async () => session });
+    store.dispatch(signedIn({ user: rider, token: 'old', admin: false }));
+    store.dispatch(signOutRequested());
+    await settle();
+
+    const refused = await store.dispatch(probeApi.endpoints.probe.initiate('/cart'));
+    expect(refused.error).toMatchObject({ status: 401 });
+    expect(session.renewSession).not.toHaveBeenCalled();
+    expect(selectAuthStatus(store.getState())).toBe('signedIn');
+
+    answerSignOut();
+    await settle();
+    await settle();
+    expect(selectAuthStatus(store.getState())).toBe('signedOut');
+    // Once it is over, a refusal renews and signs out as usual again.
+    store.dispatch(signedIn({ user: rider, token: 'next', admin: false }));
+    await store.dispatch(probeApi.endpoints.probe.initiate('/cart', { forceRefetch: true }));
+    expect(session.renewSession).toHaveBeenCalledTimes(1);
+    expect(selectAuthStatus(store.getState())).toBe('signedOut');
+  });
+
   it('a 403 elsewhere is only "not allowed"', async () => {
     setConfig(config);
     jest
