@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { CATEGORY_LABELS, isInStock } from '@motoparts/contracts/messages';
-import { errorMessage, errorStatus, formatCount, formatPrice, useGetPartQuery } from '@motoparts/state';
+import { formatCount, formatPrice, useGetPartQuery } from '@motoparts/state';
 import { AddToCartButton, useAddToCartAfterSignIn } from '../../../components/add-to-cart';
 import { PartImage, PurchaseLink, StockBadge } from '../../../components/part-card';
 import { PartFacts } from '../../../components/part-facts';
+import { PartLoadProblem } from '../../../components/part-load-problem';
 import { ensureStorefrontStyles } from '../../../styles';
 
 ensureStorefrontStyles();
@@ -27,32 +28,7 @@ export default function PartPage() {
   }, [name]);
 
   if (isLoading) return <p className="page-loading">Loading...</p>;
-  if (isError || !part) {
-    const status = errorStatus(error);
-    const missing = status === 404 || status === 400;
-    return (
-      <div className="page">
-        <div className="card" role="alert">
-          <h1>{missing ? 'Part not found' : 'This part could not be loaded'}</h1>
-          <p>
-            {missing
-              ? 'This part does not exist or is no longer sold.'
-              : errorMessage(error, 'Please check your connection and try again.')}
-          </p>
-          <div className="hero-actions">
-            {!missing && (
-              <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-                Retry
-              </button>
-            )}
-            <Link className="btn" to="/parts">
-              Back to all parts
-            </Link>
-          </div>
-        </div>
-      </div>
-    );
-  }
+  if (isError || !part) return <PartLoadProblem error={error} retry={() => void refetch()} />;
 
   return (
     <div className="page">

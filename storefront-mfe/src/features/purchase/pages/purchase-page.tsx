@@ -1,8 +1,9 @@
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { CATEGORY_LABELS } from '@motoparts/contracts/messages';
-import { errorMessage, errorStatus, formatCount, formatPrice, useGetPartQuery } from '@motoparts/state';
+import { formatCount, formatPrice, useGetPartQuery } from '@motoparts/state';
 import { PartImage, StockBadge } from '../../../components/part-card';
 import { PartFacts } from '../../../components/part-facts';
+import { PartLoadProblem } from '../../../components/part-load-problem';
 import { ensureStorefrontStyles } from '../../../styles';
 import { PurchaseForm } from '../components/purchase-form';
 
@@ -14,32 +15,7 @@ export default function PurchasePage() {
   const { data: part, isLoading, isError, error, refetch } = useGetPartQuery(id, { skip: !id });
 
   if (isLoading) return <p className="page-loading">Loading...</p>;
-  if (isError || !part) {
-    const status = errorStatus(error);
-    const missing = status === 404 || status === 400;
-    return (
-      <div className="page">
-        <div className="card" role="alert">
-          <h1>{missing ? 'Part not found' : 'This part could not be loaded'}</h1>
-          <p>
-            {missing
-              ? 'This part does not exist or is no longer sold.'
-              : errorMessage(error, 'Please check your connection and try again.')}
-          </p>
-          <div className="hero-actions">
-            {!missing && (
-              <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-                Retry
-              </button>
-            )}
-            <Link className="btn" to="/parts">
-              Back to all parts
-            </Link>
-          </div>
-        </div>
-      </div>
-    );
-  }
+  if (isError || !part) return <PartLoadProblem error={error} retry={() => void refetch()} />;
 
   return (
     <div className="page">
