@@ -47,11 +47,20 @@ export default function CataloguePage() {
 
   // The box shows what is typed at once; the URL (and so the request) follows after a pause.
   const [typed, setTyped] = useState(state.q);
-  const [lastUrlQ, setLastUrlQ] = useState(state.q);
-  if (state.q !== lastUrlQ) {
-    // The URL changed without typing (Back, a link, Clear): the box follows it.
-    setLastUrlQ(state.q);
-    setTyped(state.q);
+  const [urlQ, setUrlQ] = useState(state.q);
+  // Searches this page has sent to the URL that it has not shown yet, oldest first. The router
+  // commits a navigation later (a transition), so the URL may still show the old search, or an
+  // older one of these, while the box already holds newer letters.
+  const written = useRef<string[]>([]);
+  if (state.q !== urlQ) {
+    setUrlQ(state.q);
+    const own = written.current.indexOf(state.q);
+    if (own >= 0) written.current.splice(0, own + 1);
+    else {
+      // The URL changed without typing (Back, a link): the box follows it.
+      written.current = [];
+      setTyped(state.q);
+    }
   }
   const settled = useDebounced(typed, SEARCH_DEBOUNCE_MS);
   // This page's own address (with any router basename), to tell whether the shopper is still here.
@@ -68,6 +77,10 @@ export default function CataloguePage() {
     const next = { ...state, category, sort, inStock, price, page: 1, ...change };
     setParams(writeState(next), { replace });
   };
+  const search = (q: string, options?: { replace?: boolean }) => {
+    written.current.push(q);
+    update({ q }, options);
+  };
 
   useEffect(() => {
     const q = settled.trim().slice(0, MAX_QUERY);
@@ -76,9 +89,8 @@ export default function CataloguePage() {
     // router commits it as a transition, so this page is still mounted while the next one loads:
     // a late search must not navigate back here and undo the shopper's click.
     if (window.location.pathname !== ownPath) return;
-    setLastUrlQ(q);
     // Typing replaces the history entry: Back leaves the catalogue instead of undoing letters.
-    update({ q }, { replace: true });
+    search(q, { replace: true });
     // Only a settled new search may rewrite the URL; the other fields are read fresh from it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled]);
@@ -94,6 +106,7 @@ export default function CataloguePage() {
     topRef.current?.scrollIntoView({ block: 'start' });
   };
   const onClear = () => {
+    written.current = [];
     setTyped('');
     setParams(new URLSearchParams());
   };
@@ -114,10 +127,7 @@ export default function CataloguePage() {
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
           const q = typed.trim().slice(0, MAX_QUERY);
-          if (q !== state.q) {
-            setLastUrlQ(q);
-            update({ q });
-          }
+          if (q !== state.q) search(q);
         }}
       >
         <div className="form-field catalogue-search">
