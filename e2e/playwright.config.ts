@@ -12,7 +12,14 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['./support/summary-reporter.ts']],
+  // E2E_JOURNEYS_FILE: a JSON record of every journey's outcome, which `npm run compat` reports from.
+  reporter: [
+    ['list'],
+    ['./support/summary-reporter.ts'],
+    ...(process.env.E2E_JOURNEYS_FILE
+      ? [['json', { outputFile: process.env.E2E_JOURNEYS_FILE }] as ['json', { outputFile: string }]]
+      : []),
+  ],
   outputDir: './test-results',
   use: {
     baseURL: BASE_URL,

@@ -7,6 +7,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDeployTools, log, ports, stopAll } from './services.mjs';
 import { ensureInstalled, startStack } from './stack.mjs';
+import { SLICES } from './api-calls.mjs';
 
 const TEST_PORTS = ports({
   PORT_SHELL: '4100',
@@ -23,10 +24,29 @@ const TEST_PORTS = ports({
 });
 
 // `node scripts/test.mjs e2e -- tests/cart.spec.ts --repeat-each 3`: the steps to run, then what
-// follows `--` goes to Playwright as is.
+// follows `--` goes to Playwright as is. `--slice <storefront|auth|dashboard|shell>` narrows the
+// e2e step to that team's journeys (its spec files by prefix) and checks its API calls against
+// the document the stack's API serves (scripts/api-calls.mjs), so one team's release is tested alone.
 const dashes = process.argv.indexOf('--');
 const ownArgs = dashes === -1 ? process.argv.slice(2) : process.argv.slice(2, dashes);
 const playwrightArgs = dashes === -1 ? [] : process.argv.slice(dashes + 1);
+const sliceAt = ownArgs.findIndex((a) => a === '--slice' || a.startsWith('--slice='));
+const slice =
+  sliceAt === -1
+    ? undefined
+    : ownArgs[sliceAt]?.startsWith('--slice=')
+      ? ownArgs[sliceAt]?.slice('--slice='.length)
+      : ownArgs[sliceAt + 1];
+if (sliceAt !== -1 && (!slice || !Object.hasOwn(SLICES, slice))) {
+  console.error(`--slice takes one of ${Object.keys(SLICES).join(', ')}`);
+  process.exit(2);
+}
+if (slice) {
+  // Playwright reads each filter as a pattern over the spec files' paths.
+  playwrightArgs.unshift(...SLICES[slice].specs.map((prefix) => `tests/${prefix}`));
+  if (ownArgs[sliceAt] === '--slice') ownArgs.splice(sliceAt, 2);
+  else ownArgs.splice(sliceAt, 1);
+}
 const only = ownArgs.filter((a) => !a.startsWith('-'));
 const want = (step) => only.length === 0 || only.includes(step);
 const results = [];
@@ -135,9 +155,18 @@ try {
         READ_MODELS: 'database',
       });
     }
+    if (want('e2e') && slice) {
+      await step(`api calls (${slice})`, 'node', [
+        path.join(ROOT, 'scripts', 'api-calls.mjs'),
+        slice,
+        '--openapi',
+        `http://127.0.0.1:${TEST_PORTS.api}/openapi.json`,
+        ...(process.env.API_CALLS_JSON ? ['--json', process.env.API_CALLS_JSON] : []),
+      ]);
+    }
     if (want('e2e')) {
       await step(
-        'e2e (chromium)',
+        slice ? `e2e (chromium, ${slice} journeys)` : 'e2e (chromium)',
         path.join(ROOT, 'node_modules', '.bin', 'playwright'),
         ['test', '-c', 'e2e', ...playwrightArgs],
         {
