@@ -659,6 +659,90 @@ test.describe('the part page’s first screen', () => {
 });
 
 /**
+ * The sign-in pages: the auth remote prerenders each (prerender/auth.html: heading, intro and the
+ * form, from the pages themselves), the shell's inline script links the remote's stylesheet on
+ * that page's route only and shows the stand-in once it has loaded, and the page replaces it
+ * with the same boxes.
+ */
+test.describe('the sign-in pages’ first screens', () => {
+  const SIGN_IN_PAGES = [
+    { path: '/login', module: 'auth/LoginPage', heading: 'Login', submit: 'Login' },
+    { path: '/signup', module: 'auth/SignupPage', heading: 'Sign Up', submit: 'Sign Up' },
+  ];
+  const boxes = (page: Page) =>
+    page.locator('main .auth-card').evaluate((card) =>
+      ['h1', '.auth-lead', 'form', 'input', '.auth-submit', '.google-button', '.auth-switch'].map((s) => {
+        const r = card.querySelector(s)?.getBoundingClientRect();
+        return r ? [s, r.x, r.y, r.width, r.height] : [s];
+      }),
+    );
+
+  for (const { path, module, heading, submit } of SIGN_IN_PAGES) {
+    test(`${path} paints with every script file blocked; it is the LCP; its stylesheet only here`, async ({
+      page,
+      context,
+    }) => {
+      const sheets: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/_fragments/auth/')) sheets.push(new URL(request.url()).pathname);
+      });
+      await gotoWithoutScripts(page, path);
+      const standIn = page.locator(`[data-prerendered="${module}"]`);
+      await expect(standIn.locator('h1')).toHaveText(heading);
+      await expect(standIn.locator('h1')).toBeVisible();
+      await expect(standIn.locator('.auth-submit')).toHaveText(submit);
+      // A picture of the page until the page takes over: its buttons would do nothing, and
+      // nothing typed into it would survive.
+      await expect(standIn).toHaveAttribute('inert', '');
+      // The other sign-in page's stand-in is gone, not only hidden: no second form beside this one.
+      await expect(page.locator('[data-prerendered^="auth/"]')).toHaveCount(1);
+      await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+      expect(
+        await largestPaint(page, `[data-prerendered="${module}"]`),
+        'the largest contentful paint is an element of the prerendered page',
+      ).toMatch(/^inside: /);
+      expect(sheets).toEqual(['/_fragments/auth/prerender/first-screen.css']);
+
+      const elsewhere = await context.newPage();
+      elsewhere.on('request', (request) => {
+        if (request.url().includes('/_fragments/auth/')) sheets.push(new URL(request.url()).pathname);
+      });
+      sheets.length = 0;
+      for (const other of ['/', '/blogs', '/reviews', '/parts']) {
+        await gotoWithoutScripts(elsewhere, other);
+        await expect(elsewhere.getByRole('navigation', { name: 'Main' })).toBeVisible();
+        await expect(elsewhere.locator('[data-prerendered^="auth/"]')).toHaveCount(0);
+      }
+      expect(sheets, 'no other page fetches the sign-in pages’ stylesheet').toEqual([]);
+    });
+
+    test(`${path}: not for a visitor with a stored session, whom the page sends on`, async ({ page }) => {
+      await riderSession(page);
+      await gotoWithoutScripts(page, path);
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await page.waitForTimeout(500);
+      await expect(page.locator(`[data-prerendered="${module}"]`)).toBeHidden();
+    });
+
+    test(`${path}: the page renders the same boxes, and nothing moves`, async ({ page, context }) => {
+      await gotoWithoutScripts(page, path);
+      await expect(page.locator(`[data-prerendered="${module}"] h1`)).toBeVisible();
+      const before = await boxes(page);
+
+      const fresh = await context.newPage();
+      await recordLayoutShifts(fresh);
+      await fresh.goto(path);
+      await expect(fresh.locator('#root > .first-screen'), 'React replaced the static markup').toHaveCount(0);
+      await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+      await expect(fresh.locator('main .auth-page')).not.toHaveAttribute('inert');
+      await expect(fresh.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(await boxes(fresh), 'the page’s boxes where the stand-in had them').toEqual(before);
+      expect(await layoutShiftTotal(fresh)).toBe(0);
+    });
+  }
+});
+
+/**
  * The catalogue's top (heading, search box and filters at their defaults) is prerendered too
  * (prerender/pages.html); the results below are data, so the page adds them under it.
  */
