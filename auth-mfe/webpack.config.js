@@ -13,4 +13,8 @@ module.exports = createConfig({
     './LoginCard': './src/features/sign-in/components/login-card.tsx',
     './session': './src/features/session/index.ts',
   },
+  // The sign-in pages' first screens and their stylesheet, for the shell's index.html to paint
+  // before the pages' code has run (src/app/prerender.tsx → prerender/auth.html,
+  // prerender/first-screen.css).
+  prerender: { 'prerender/': 'src/app/prerender.tsx' },
 });

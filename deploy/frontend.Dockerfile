@@ -31,13 +31,14 @@ FROM nginxinc/nginx-unprivileged:1.28-alpine
 ARG WORKSPACE
 ARG RELEASE=local
 LABEL org.opencontainers.image.title="motoparts-${WORKSPACE}" org.opencontainers.image.version="${RELEASE}"
-# Where the shell's server fetches the storefront's and the dashboard's prerendered first screens
+# Where the shell's server fetches the storefront's, the dashboard's and the auth remote's prerendered first screens
 # (server-side includes), and the DNS server that resolves them per request (Docker's embedded one
 # by default; Kubernetes sets its cluster DNS service). API_INTERNAL_URL: the API that writes the
 # part pages' heads, the sitemap and robots.txt; SERVICE_TOKEN: the API's, sent with those calls so
 # the sitemap is not limited as anonymous (empty: it is, as the lists are; the heads never are), or
 # SERVICE_TOKEN_FILE: a file holding it (a mounted Secret), read at start by service-token.envsh.
-ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 DASHBOARD_INTERNAL_URL=http://dashboard:8080 NGINX_RESOLVER=127.0.0.11 \
+ENV STOREFRONT_INTERNAL_URL=http://storefront:8080 DASHBOARD_INTERNAL_URL=http://dashboard:8080 \
+    AUTH_INTERNAL_URL=http://auth:8080 NGINX_RESOLVER=127.0.0.11 \
     API_INTERNAL_URL=http://api:5000 SERVICE_TOKEN=""
 COPY deploy/nginx.conf /etc/nginx/templates/default.conf.template
 # The Content-Security-Policy depends on the config.json mounted at run time (its origins), so it

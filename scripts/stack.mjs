@@ -263,6 +263,8 @@ export async function startStack(p, { quiet = false, build = true, env = process
               `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`,
               '--include',
               `/_fragments/dashboard/=http://127.0.0.1:${p.dashboard}/`,
+              '--include',
+              `/_fragments/auth/=http://127.0.0.1:${p.auth}/`,
               // Part pages, the sitemap and robots.txt, from the API (deploy/nginx.conf).
               '--site-api',
               `http://127.0.0.1:${p.api}/`,

@@ -538,3 +538,249 @@ test.describe('the static pages’ first screens', () => {
     });
   }
 });
+
+/**
+ * The reviews page's top (heading and intro) is prerendered too (prerender/pages.html); the
+ * reviews below are data, so the page adds them under it.
+ */
+test.describe('the reviews page’s first screen', () => {
+  const HEADING = 'Reviews';
+  const head = (page: Page) => page.locator('main .page-head:visible');
+
+  test('paints with every script blocked and shows on no other route', async ({ page }) => {
+    await gotoWithoutScripts(page, '/reviews');
+    await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+    await expect(page.getByText('What workshops, dealers and riders say about their orders.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+    for (const other of ['/', '/blogs', '/parts', '/login']) {
+      await gotoWithoutScripts(page, other);
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeHidden();
+    }
+  });
+
+  test('the page renders the same head where the HTML had it, and nothing moves', async ({
+    page,
+    context,
+  }) => {
+    await gotoWithoutScripts(page, '/reviews');
+    const html = await head(page).evaluate((el) => el.outerHTML);
+    const box = await head(page).boundingBox();
+
+    const fresh = await context.newPage();
+    await recordLayoutShifts(fresh);
+    await fresh.goto('/reviews');
+    await expect(fresh.getByTestId('testimonial').first()).toBeVisible();
+    await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+    await expect(fresh.locator('main .page-head')).toHaveCount(1);
+    expect(await head(fresh).evaluate((el) => el.outerHTML)).toBe(html);
+    expect(await head(fresh).boundingBox()).toEqual(box);
+    expect(await layoutShiftTotal(fresh)).toBe(0);
+  });
+});
+
+/**
+ * A part's public page (/parts/:id), for any visitor: the same fill as the purchase page's column
+ * (the shell's inline script, from the part it fetches), here photo, category, name and text.
+ */
+test.describe('the part page’s first screen', () => {
+  let part: Part;
+  test.beforeAll(async () => {
+    part = await createTestPart(250);
+  });
+  test.afterAll(async () => {
+    await deletePart(part._id);
+  });
+
+  const standIn = (page: Page) => page.locator('[data-prerendered="storefront/PartPage"]');
+  const photo = (page: Page) => page.locator('.part-page img');
+  const name = (page: Page) => page.locator('.part-page h1');
+  const category = (page: Page) => page.locator('.part-page .part-category');
+  const text = (page: Page) => page.locator('.part-page h1 + p');
+  const boxes = async (page: Page) => ({
+    photo: await photo(page).boundingBox(),
+    category: await category(page).boundingBox(),
+    name: await name(page).boundingBox(),
+    text: await text(page).boundingBox(),
+  });
+
+  test('paints signed out with every script file blocked; it is the LCP; hidden elsewhere', async ({
+    page,
+  }) => {
+    await gotoWithoutScripts(page, `/parts/${part._id}`);
+    await expect(name(page)).toHaveText(part.name);
+    await expect(photo(page)).toHaveAttribute('src', part.img);
+    await expect(photo(page)).toHaveAttribute('alt', part.name);
+    await expect(category(page)).toHaveText('Parts', { ignoreCase: true });
+    await expect(text(page)).toHaveText(part.text);
+    expect(await largestPaint(page, '[data-prerendered]'), 'the LCP is the filled stand-in').toMatch(
+      /^inside: /,
+    );
+
+    // Another route shows neither part stand-in, and the purchase page's stays hidden here.
+    await expect(page.locator('[data-prerendered="storefront/PurchasePage"]')).toBeHidden();
+    await gotoWithoutScripts(page, '/parts');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await page.waitForTimeout(500);
+    await expect(standIn(page)).toBeHidden();
+    await gotoWithoutScripts(page, '/parts/0123456789abcdef01234567');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await page.waitForTimeout(500);
+    await expect(standIn(page)).toBeHidden();
+  });
+
+  test('the page replaces it with the same boxes, asks for the part once, and nothing moves', async ({
+    page,
+    context,
+  }) => {
+    await gotoWithoutScripts(page, `/parts/${part._id}`);
+    await expect(name(page)).toBeVisible();
+    const before = await boxes(page);
+
+    const fresh = await context.newPage();
+    const asked: string[] = [];
+    fresh.on('request', (request) => {
+      if (
+        new URL(request.url()).pathname.endsWith(`/parts/${part._id}`) &&
+        request.resourceType() === 'fetch'
+      ) {
+        asked.push(request.url());
+      }
+    });
+    await recordLayoutShifts(fresh);
+    await fresh.goto(`/parts/${part._id}`);
+    await expect(fresh.locator('.part-page .badge')).toBeVisible();
+    await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+    expect(await boxes(fresh), 'photo, category, name and text where the stand-in had them').toEqual(before);
+    expect(await layoutShiftTotal(fresh)).toBe(0);
+    await fresh.waitForLoadState('networkidle');
+    expect(asked, 'one request for the part, the inline script’s').toHaveLength(1);
+  });
+});
+
+/**
+ * The sign-in pages: the auth remote prerenders each (prerender/auth.html: heading, intro and the
+ * form, from the pages themselves), the shell's inline script links the remote's stylesheet on
+ * that page's route only and shows the stand-in once it has loaded, and the page replaces it
+ * with the same boxes.
+ */
+test.describe('the sign-in pages’ first screens', () => {
+  const SIGN_IN_PAGES = [
+    { path: '/login', module: 'auth/LoginPage', heading: 'Login', submit: 'Login' },
+    { path: '/signup', module: 'auth/SignupPage', heading: 'Sign Up', submit: 'Sign Up' },
+  ];
+  const boxes = (page: Page) =>
+    page.locator('main .auth-card').evaluate((card) =>
+      ['h1', '.auth-lead', 'form', 'input', '.auth-submit', '.google-button', '.auth-switch'].map((s) => {
+        const r = card.querySelector(s)?.getBoundingClientRect();
+        return r ? [s, r.x, r.y, r.width, r.height] : [s];
+      }),
+    );
+
+  for (const { path, module, heading, submit } of SIGN_IN_PAGES) {
+    test(`${path} paints with every script file blocked; it is the LCP; its stylesheet only here`, async ({
+      page,
+      context,
+    }) => {
+      const sheets: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/_fragments/auth/')) sheets.push(new URL(request.url()).pathname);
+      });
+      await gotoWithoutScripts(page, path);
+      const standIn = page.locator(`[data-prerendered="${module}"]`);
+      await expect(standIn.locator('h1')).toHaveText(heading);
+      await expect(standIn.locator('h1')).toBeVisible();
+      await expect(standIn.locator('.auth-submit')).toHaveText(submit);
+      // A picture of the page until the page takes over: its buttons would do nothing, and
+      // nothing typed into it would survive.
+      await expect(standIn).toHaveAttribute('inert', '');
+      // The other sign-in page's stand-in is gone, not only hidden: no second form beside this one.
+      await expect(page.locator('[data-prerendered^="auth/"]')).toHaveCount(1);
+      await expect(page.getByRole('heading', { name: HERO_HEADING })).toBeHidden();
+      expect(
+        await largestPaint(page, `[data-prerendered="${module}"]`),
+        'the largest contentful paint is an element of the prerendered page',
+      ).toMatch(/^inside: /);
+      expect(sheets).toEqual(['/_fragments/auth/prerender/first-screen.css']);
+
+      const elsewhere = await context.newPage();
+      elsewhere.on('request', (request) => {
+        if (request.url().includes('/_fragments/auth/')) sheets.push(new URL(request.url()).pathname);
+      });
+      sheets.length = 0;
+      for (const other of ['/', '/blogs', '/reviews', '/parts']) {
+        await gotoWithoutScripts(elsewhere, other);
+        await expect(elsewhere.getByRole('navigation', { name: 'Main' })).toBeVisible();
+        await expect(elsewhere.locator('[data-prerendered^="auth/"]')).toHaveCount(0);
+      }
+      expect(sheets, 'no other page fetches the sign-in pages’ stylesheet').toEqual([]);
+    });
+
+    test(`${path}: not for a visitor with a stored session, whom the page sends on`, async ({ page }) => {
+      await riderSession(page);
+      await gotoWithoutScripts(page, path);
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await page.waitForTimeout(500);
+      await expect(page.locator(`[data-prerendered="${module}"]`)).toBeHidden();
+    });
+
+    test(`${path}: the page renders the same boxes, and nothing moves`, async ({ page, context }) => {
+      await gotoWithoutScripts(page, path);
+      await expect(page.locator(`[data-prerendered="${module}"] h1`)).toBeVisible();
+      const before = await boxes(page);
+
+      const fresh = await context.newPage();
+      await recordLayoutShifts(fresh);
+      await fresh.goto(path);
+      await expect(fresh.locator('#root > .first-screen'), 'React replaced the static markup').toHaveCount(0);
+      await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+      await expect(fresh.locator('main .auth-page')).not.toHaveAttribute('inert');
+      await expect(fresh.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      expect(await boxes(fresh), 'the page’s boxes where the stand-in had them').toEqual(before);
+      expect(await layoutShiftTotal(fresh)).toBe(0);
+    });
+  }
+});
+
+/**
+ * The catalogue's top (heading, search box and filters at their defaults) is prerendered too
+ * (prerender/pages.html); the results below are data, so the page adds them under it.
+ */
+test.describe('the catalogue’s first screen', () => {
+  const HEADING = 'All parts, tools and gear';
+  const boxes = (page: Page) =>
+    page.locator('main .catalogue').evaluate((top) =>
+      ['.section-kicker', 'h1', 'form', 'input[type=search]', 'select', '.catalogue-check'].map((s) => {
+        const r = top.querySelector(s)?.getBoundingClientRect();
+        return r ? [s, r.x, r.y, r.width, r.height] : [s];
+      }),
+    );
+
+  test('paints with every script blocked and shows on no other route', async ({ page }) => {
+    await gotoWithoutScripts(page, '/parts');
+    const standIn = page.locator('[data-prerendered="storefront/CataloguePage"]');
+    await expect(standIn.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+    await expect(standIn.getByRole('search', { name: 'Search and filter the catalogue' })).toBeVisible();
+    await expect(standIn.locator('form')).toHaveAttribute('inert', '');
+    for (const other of ['/', '/reviews', '/login']) {
+      await gotoWithoutScripts(page, other);
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeHidden();
+    }
+  });
+
+  test('the page renders the same boxes, and nothing moves', async ({ page, context }) => {
+    await gotoWithoutScripts(page, '/parts');
+    await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+    const before = await boxes(page);
+
+    const fresh = await context.newPage();
+    await recordLayoutShifts(fresh);
+    await fresh.goto('/parts');
+    await expect(fresh.getByTestId('part-card').first()).toBeVisible();
+    await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+    await expect(fresh.locator('main form')).not.toHaveAttribute('inert');
+    expect(await boxes(fresh), 'the page’s boxes where the stand-in had them').toEqual(before);
+    expect(await layoutShiftTotal(fresh)).toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
 // The shell's index.html includes the remotes' prerendered first screens through server-side
 // includes (<!--# include virtual="/_fragments/<remote>/…" -->: the storefront's, the
-// dashboard's). Two servers resolve them: the static server used by `npm start` and `npm test`,
+// dashboard's, the auth remote's). Two servers resolve them: the static server used by `npm start` and `npm test`,
 // and nginx with deploy/nginx.conf in production. The same cases run against both, over real
 // HTTP, with real upstreams standing in for the two remotes: `node --test scripts/__tests__`
 // (nginx from Debian's package; .ci/run installs it).
@@ -19,11 +19,12 @@ const configBlock = (json) => `<script type="application/json" id="site-config">
 const PAGE =
   configBlock('<!--# include virtual="/config.json" -->') +
   '<main><!--# config errmsg="" --><!--# include virtual="/_fragments/storefront/prerender/home.html" -->' +
-  '<!--# include virtual="/_fragments/dashboard/prerender/dashboard.html" --></main>';
+  '<!--# include virtual="/_fragments/dashboard/prerender/dashboard.html" -->' +
+  '<!--# include virtual="/_fragments/auth/prerender/auth.html" --></main>';
 /** The page as served, with this in its <main>. */
 const served = (main) => `${configBlock(CONFIG_JSON)}<main>${main}</main>`;
-/** What the stand-in dashboard always answers for its fragment. */
-const FRAME = '<nav>Frame</nav>';
+/** What the stand-in dashboard and auth remote always answer for their fragments. */
+const FRAME = '<nav>Frame</nav><form>Sign in</form>';
 
 /** A stand-in storefront whose fragment answer each test sets. */
 let fragment = { status: 200, body: '<h1>Hero v1</h1>' };
@@ -31,10 +32,21 @@ let upstream;
 let upstreamUrl;
 let dashboard;
 let dashboardUrl;
+let auth;
+let authUrl;
 before(async () => {
+  auth = createServer((req, res) => {
+    if (req.url === '/prerender/auth.html')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<form>Sign in</form>');
+    if (req.url === '/prerender/first-screen.css') {
+      return res.writeHead(200, { 'content-type': 'text/css' }).end('.auth-page{display:flex}');
+    }
+    res.writeHead(404).end('<html>not found</html>');
+  });
+  authUrl = `http://127.0.0.1:${await listen(auth)}/`;
   dashboard = createServer((req, res) => {
     if (req.url === '/prerender/dashboard.html')
-      return res.writeHead(200, { 'content-type': 'text/html' }).end(FRAME);
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<nav>Frame</nav>');
     res.writeHead(404).end('<html>not found</html>');
   });
   dashboardUrl = `http://127.0.0.1:${await listen(dashboard)}/`;
@@ -50,6 +62,7 @@ before(async () => {
 after(async () => {
   await close(upstream);
   await close(dashboard);
+  await close(auth);
 });
 
 function siteDir() {
@@ -64,7 +77,11 @@ function siteDir() {
 async function startStaticServer(storefrontUrl) {
   const server = createStaticServer({
     dir: siteDir(),
-    includes: { '/_fragments/storefront/': storefrontUrl, '/_fragments/dashboard/': dashboardUrl },
+    includes: {
+      '/_fragments/storefront/': storefrontUrl,
+      '/_fragments/dashboard/': dashboardUrl,
+      '/_fragments/auth/': authUrl,
+    },
     fragmentTtlMs: 0, // every request shows what the upstream answers now
   });
   const url = `http://127.0.0.1:${await listen(server)}`;
@@ -72,7 +89,7 @@ async function startStaticServer(storefrontUrl) {
 }
 
 /** nginx with deploy/nginx.conf. */
-const startNginx = (storefrontUrl) => startNginxOn({ root: siteDir(), storefrontUrl, dashboardUrl });
+const startNginx = (storefrontUrl) => startNginxOn({ root: siteDir(), storefrontUrl, dashboardUrl, authUrl });
 
 for (const [name, start] of [
   ['serve-static.mjs', startStaticServer],
@@ -97,7 +114,7 @@ for (const [name, start] of [
 
     test('includes each remote’s fragment into the page and every SPA fallback; no directive reaches the client', async () => {
       fragment = { status: 200, body: '<h1>Hero v1</h1>' };
-      for (const p of ['/', '/index.html', '/blogs', '/purchase/123', '/dashboard']) {
+      for (const p of ['/', '/index.html', '/blogs', '/purchase/123', '/dashboard', '/login']) {
         assert.deepEqual(
           await get(server.url, p),
           { status: 200, body: served(`<h1>Hero v1</h1>${FRAME}`) },
@@ -128,7 +145,7 @@ for (const [name, start] of [
       assert.deepEqual(await get(server.url), { status: 200, body: served(FRAME) });
     });
 
-    test('a storefront that is down leaves its include empty and the page served, the other remote’s included', async () => {
+    test('a storefront that is down leaves its include empty and the page served, the other remotes’ included', async () => {
       assert.deepEqual(await get(down.url), { status: 200, body: served(FRAME) });
     });
 
@@ -144,8 +161,13 @@ for (const [name, start] of [
       assert.match(res.headers.get('content-type'), /^text\/css/);
       assert.equal(await res.text(), '.hero{color:red}');
       assert.equal((await fetch(`${server.url}/_fragments/storefront/prerender/nope.css`)).status, 404);
-      // Only the remotes the server maps: no other path under /_fragments/ reaches anything.
+      // Each remote's from its own server; only the remotes the server maps: no other path under
+      // /_fragments/ reaches anything.
+      const sheet = await fetch(`${server.url}/_fragments/auth/prerender/first-screen.css`);
+      assert.equal(sheet.status, 200);
+      assert.equal(await sheet.text(), '.auth-page{display:flex}');
       assert.equal((await fetch(`${server.url}/_fragments/auth/prerender/hero.css`)).status, 404);
+      assert.equal((await fetch(`${server.url}/_fragments/admin/prerender/hero.css`)).status, 404);
     });
   });
 }

@@ -157,6 +157,7 @@ test('nginx refuses to start when the deployment did not give it a policy', () =
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', 'http://127.0.0.1:9')
     .replaceAll('${DASHBOARD_INTERNAL_URL}', 'http://127.0.0.1:9')
+    .replaceAll('${AUTH_INTERNAL_URL}', 'http://127.0.0.1:9')
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1');
   writeFileSync(path.join(prefix, 'site.conf'), site);
   writeFileSync(

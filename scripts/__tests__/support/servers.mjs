@@ -42,7 +42,7 @@ export function nginxBinary() {
 
 /**
  * nginx serving `root` with deploy/nginx.conf.
- * @param {{ root: string, storefrontUrl: string, dashboardUrl?: string, apiUrl?: string, serviceToken?: string, cspPolicy?: string }} o
+ * @param {{ root: string, storefrontUrl: string, dashboardUrl?: string, authUrl?: string, apiUrl?: string, serviceToken?: string, cspPolicy?: string }} o
  *   apiUrl: the API the site's part pages, sitemap and robots.txt come from (by default nothing
  *   listens there)
  */
@@ -50,6 +50,7 @@ export async function startNginx({
   root,
   storefrontUrl,
   dashboardUrl,
+  authUrl,
   apiUrl = 'http://127.0.0.1:9',
   serviceToken = '',
   cspPolicy = "default-src 'self'",
@@ -61,6 +62,7 @@ export async function startNginx({
   const site = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replaceAll('${STOREFRONT_INTERNAL_URL}', storefrontUrl.replace(/\/$/, ''))
     .replaceAll('${DASHBOARD_INTERNAL_URL}', (dashboardUrl ?? storefrontUrl).replace(/\/$/, ''))
+    .replaceAll('${AUTH_INTERNAL_URL}', (authUrl ?? storefrontUrl).replace(/\/$/, ''))
     .replaceAll('${API_INTERNAL_URL}', apiUrl.replace(/\/$/, ''))
     .replaceAll('${SERVICE_TOKEN}', serviceToken)
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')

@@ -39,8 +39,9 @@ function paramGroup(path: string, name: string | undefined): number {
  * Build time (Node, scripts/webpack/prerender.cjs): what index.html paints before any script runs, so
  * a page's largest paint does not wait for JavaScript. The shell's styles are inline, the top bar
  * is rendered as a signed-out visitor sees it, and `<main>` holds server-side includes of the
- * remotes' prerendered stand-ins (FRAGMENT_URLS: the storefront's home hero, purchase column
- * and pages that need no data, the dashboard's frame), so each team still ships its own. The includes are resolved
+ * remotes' prerendered stand-ins (FRAGMENT_URLS: the storefront's home hero, part columns and
+ * pages or tops of pages that need no data, the dashboard's frame, the sign-in pages), so each
+ * team still ships its own. The includes are resolved
  * by the server in front of the shell (scripts/serve-static.mjs locally, nginx's ssi in
  * deploy/); a server that does not resolve them leaves comments and the page simply paints later.
  *
@@ -59,12 +60,13 @@ export default function firstScreen(): { head: string; root: string } {
   // (the shell asks for them only after running them). Not on the home routes: their largest
   // paint is the prerendered hero, and work around that first paint only delays it (measured in
   // bench/web). A route that declares a part (RemoteRoute.prefetch) also names which capture
-  // group holds the part's id.
+  // group holds the part's id, and whether the page needs a signed-in visitor (1) or not (0).
   const remoteRoutes = PAGES.filter((p) => !(p.remote === 'storefront' && p.module === 'HomePage'))
     .map(
       (p) =>
         `[/${routePattern(p.path)}/,${JSON.stringify(p.remote)},` +
-        `${JSON.stringify(`${p.remote}/${p.module}`)},${paramGroup(p.path, p.prefetch?.part)}]`,
+        `${JSON.stringify(`${p.remote}/${p.module}`)},${paramGroup(p.path, p.prefetch?.part)},` +
+        `${p.protected ? 1 : 0}]`,
     )
     .join(',');
   // A remote's prerendered stand-in that needs data (`data-needs`) shows once it is filled: each
@@ -91,14 +93,14 @@ export default function firstScreen(): { head: string; root: string } {
     `if(u)w(function(){` +
     `[].forEach.call(document.querySelectorAll('.${FIRST_SCREEN_CLASS} [data-needs=session]'),function(t){` +
     `if(t.getAttribute('data-path')===location.pathname.replace(/\\/$/,''))f(t,u)})})}catch(e){}`;
-  // `data-needs="part"`: for a signed-in visitor opening a route that declares a part, the part
-  // is fetched (public, no credentials, so no preflight) as soon as the config names the API,
+  // `data-needs="part"`: for a visitor opening a route that declares a part (signed in, where the
+  // page needs it: a signed-out one is sent to /login), the part is fetched (public, no credentials, so no preflight) as soon as the config names the API,
   // and filled once the document is parsed (the answer can come first). Filled only while the
   // static first screen is still there: once the shell has taken it over (capturePrerendered), a
   // late answer changes nothing. The shell's entry waits for it, up to EARLY_FILL_WAIT_MS
   // (shell/src/index.ts), and the store starts with the part it brought.
   const fillPart =
-    `if(m[3]&&h.hasAttribute('data-session'))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
+    `if(m[3]&&(!m[4]||h.hasAttribute('data-session')))window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
     `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
     `var a=cfg.apiBaseUrl.replace(/\\/?$/,'');` +
     `return fetch(a+'/parts/'+m[0].exec(location.pathname)[m[3]])` +
@@ -107,6 +109,19 @@ export default function firstScreen(): { head: string; root: string } {
     `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
     // A photo hosted by the API (`/uploads/…`) is shown from the API's origin (assetUrl).
     `if(t)f(t,/^\\/uploads\\//.test(p.img)?Object.assign({},p,{img:a+p.img}):p);r(p)})})})}).catch(function(){})]);`;
+  // `data-needs="styles"`: a static stand-in whose remote's stylesheet the shell's styles do not
+  // carry (the sign-in pages'), on its own route: linked and shown once the document is parsed.
+  // One marked `data-signed-out` only without a stored session (the page sends a signed-in
+  // visitor on: its form must not flash first).
+  const fillStyles =
+    `w(function(){var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=styles]');` +
+    `if(t&&!(t.hasAttribute('data-signed-out')&&h.hasAttribute('data-session')))f(t,{})});`;
+  // A stand-in that needs anything (`data-needs`) and is not this route's could not show here, and
+  // the shell drops it when it takes over (capturePrerendered): it goes once the document is
+  // parsed, so that no hidden copy of another page's form or part column stays beside this one.
+  const dropOthers =
+    `w(function(){[].forEach.call(document.querySelectorAll('.${FIRST_SCREEN_CLASS} [data-needs]'),function(t){` +
+    `if(!m||t.getAttribute('data-prerendered')!==m[2])t.parentNode.removeChild(t)})});`;
   // The site's config, when the server has included it (CONFIG_ELEMENT_ID): the app and the
   // requests below start without a round trip for /config.json, which also left them waiting
   // for a turn of the main thread between the page's own tasks (measured: 90–150 ms at 4× CPU).
@@ -133,12 +148,12 @@ export default function firstScreen(): { head: string; root: string } {
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
     `catch(e){}${fillSession}${inlineConfig}${announce}` +
     `try{var m=[${remoteRoutes}].filter(function(r){return r[0].test(location.pathname)})[0];` +
-    `if(m){h.setAttribute('data-page',m[2]);var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
+    `if(m){h.setAttribute('data-page',m[2]);${fillStyles}var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
     `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()});` +
     `c.then(function(cfg){` +
     `if(!cfg.remotes||!cfg.remotes[m[1]])return;var l=document.createElement('link');l.rel='preload';` +
     `l.as='script';l.href=new URL('remoteEntry.js',cfg.remotes[m[1]].replace(/\\/?$/,'/')).href;` +
-    `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}})(document.documentElement)`;
+    `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}${dropOthers}})(document.documentElement)`;
   // A stand-in shows only on its own page's routes: the home hero on the home routes, any other
   // one where the inline script named its module (`data-page`, from the route table above).
   const homeModule = 'storefront/HomePage';

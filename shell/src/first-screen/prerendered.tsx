@@ -6,7 +6,8 @@ export const FIRST_SCREEN_CLASS = 'first-screen';
 /**
  * Where the shell's server finds the remotes' prerendered first screens, in this order: the
  * storefront's home hero, top of the purchase page's part column and pages that need no data
- * (the Q&A page, the portfolio), the dashboard's frame with the top of My Profile. Paths on the
+ * (the Q&A page, the portfolio, the tops of the reviews page and the catalogue), the dashboard's
+ * frame with the top of My Profile, and the sign-in pages. Paths on the
  * shell's own origin that the server maps to each remote (serve-static.mjs --include, nginx
  * locations).
  */
@@ -15,6 +16,7 @@ export const FRAGMENT_URLS = [
   '/_fragments/storefront/prerender/purchase.html',
   '/_fragments/storefront/prerender/pages.html',
   '/_fragments/dashboard/prerender/dashboard.html',
+  '/_fragments/auth/prerender/auth.html',
 ];
 
 /** A stand-in kept for its page; `path` when it holds the data of that URL only. */

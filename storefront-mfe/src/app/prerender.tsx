@@ -1,8 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { BlogsView } from '../features/blogs/components/blogs-view';
+import { MAX_QUERY } from '../features/catalogue/catalogue-state';
+import { CatalogueControls, CatalogueHead } from '../features/catalogue/components/catalogue-controls';
+import { SearchCombobox } from '../features/catalogue/components/search-suggestions';
 import { HomeHero } from '../features/home/components/home-hero';
 import { PortfolioView } from '../features/portfolio/components/portfolio-view';
+import { ReviewsHead } from '../features/reviews/components/reviews-head';
 import firstScreenCss from '../styles/first-screen.css';
 import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
 
@@ -29,10 +33,15 @@ const SHELL_MOUNT = '/_fragments/storefront/prerender/';
  *   the text). What the page adds comes after these (the stock badge to the right of the
  *   category, text, price and facts below the name, the form beside), so nothing the fragment
  *   painted moves. The shell includes it after home.html, whose link to
- *   the stylesheet it shares (one request, one element with that id).
- * - pages.html: the pages that need no data, whole (the Q&A page, the portfolio): the shell shows
- *   the one its route names, so their largest paint is in the HTML too, and keeps it as the
- *   page's loading state until the page renders the same markup. Also after home.html.
+ *   the stylesheet it shares (one request, one element with that id). It also holds the part
+ *   page's equivalent, filled the same way by the same script (for any visitor: that page is
+ *   public): photo in the first column; category, name and text in the second. The page adds the
+ *   stock badge to the right of the category and the price, facts and buttons below the text.
+ * - pages.html: the pages that need no data, whole (the Q&A page, the portfolio), and the tops
+ *   of the reviews page (heading and intro; the reviews themselves are data) and the catalogue
+ *   (heading, search box and filters at their defaults, without counts): the shell shows the
+ *   one its route names, so their largest paint is in the HTML too, and keeps it as the page's
+ *   loading state until the page renders the same markup. Also after home.html.
  */
 export default function prerender(): Record<
   'home.html' | 'purchase.html' | 'pages.html' | 'first-screen.css',
@@ -67,15 +76,61 @@ export default function prerender(): Record<
       </div>
     </div>,
   );
+  const partPage = renderToStaticMarkup(
+    <div className="page" data-prerendered="storefront/PartPage" data-needs="part">
+      <article className="purchase part-page">
+        <div className="purchase-product">
+          <img
+            data-fill="src:img alt:name"
+            alt=""
+            width={560}
+            height={373}
+            loading="eager"
+            decoding="async"
+          />
+        </div>
+        <div className="purchase-product">
+          <p className="part-tags">
+            <span className="part-category" data-fill="text:category" />
+          </p>
+          <h1 data-fill="text:name" />
+          <p data-fill="text:text" />
+        </div>
+      </article>
+    </div>,
+  );
   const pages = renderToStaticMarkup(
     <MemoryRouter>
       <BlogsView prerendered="storefront/BlogsPage" />
       <PortfolioView prerendered="storefront/PortfolioPage" />
+      <div className="page" data-prerendered="storefront/ReviewsPage">
+        <ReviewsHead />
+      </div>
+      <div className="section catalogue" data-prerendered="storefront/CataloguePage">
+        <CatalogueHead />
+        <CatalogueControls
+          ids="catalogue"
+          search={
+            <SearchCombobox
+              inputId="catalogue-q"
+              listId="catalogue-suggestions"
+              value=""
+              maxLength={MAX_QUERY}
+            />
+          }
+          category={undefined}
+          sort={undefined}
+          price={undefined}
+          inStock={false}
+          facets={undefined}
+          inert
+        />
+      </div>
     </MemoryRouter>,
   );
   return {
     'home.html': `<link rel="stylesheet" id="${FIRST_SCREEN_STYLES_ID}" href="${SHELL_MOUNT}first-screen.css">${home}`,
-    'purchase.html': purchase,
+    'purchase.html': purchase + partPage,
     'pages.html': pages,
     'first-screen.css': firstScreenCss,
   };

@@ -69,6 +69,62 @@ export function SearchSuggestions({
   };
 
   return (
+    <SearchCombobox
+      inputId={inputId}
+      listId={listId}
+      value={value}
+      maxLength={maxLength}
+      parts={open ? parts : []}
+      activeId={open && active >= 0 && active < parts.length ? optionId(active) : undefined}
+      optionId={optionId}
+      active={active}
+      onChange={(text) => {
+        onChange(text);
+        setDismissed(false);
+        setActive(-1);
+      }}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+      onKeyDown={onKeyDown}
+    />
+  );
+}
+
+const ignore = () => undefined;
+
+/**
+ * The combobox's markup: the box and its list (open while it holds `parts`). Without handlers
+ * (the catalogue's first screen, rendered at build time) it is the box at rest, empty.
+ */
+export function SearchCombobox({
+  inputId,
+  listId,
+  value,
+  maxLength,
+  parts = [],
+  activeId,
+  optionId = ignore,
+  active = -1,
+  onChange = ignore,
+  onFocus,
+  onBlur,
+  onKeyDown,
+}: {
+  inputId: string;
+  listId: string;
+  value: string;
+  maxLength: number;
+  parts?: readonly { _id: string; name: string }[];
+  activeId?: string | undefined;
+  optionId?: (i: number) => string | undefined;
+  active?: number;
+  onChange?: (value: string) => void;
+  onFocus?: () => void;
+  onBlur?: () => void;
+  onKeyDown?: (e: KeyboardEvent<HTMLInputElement>) => void;
+}) {
+  const open = parts.length > 0;
+  return (
     <div className="search-combobox">
       <input
         id={inputId}
@@ -78,18 +134,14 @@ export function SearchSuggestions({
         aria-autocomplete="list"
         aria-expanded={open}
         aria-controls={listId}
-        aria-activedescendant={open && active >= 0 && active < parts.length ? optionId(active) : undefined}
+        aria-activedescendant={activeId}
         value={value}
         maxLength={maxLength}
         placeholder="Name or description"
         autoComplete="off"
-        onChange={(e) => {
-          onChange(e.target.value);
-          setDismissed(false);
-          setActive(-1);
-        }}
-        onFocus={() => setFocused(true)}
-        onBlur={() => setFocused(false)}
+        onChange={(e) => onChange(e.target.value)}
+        onFocus={onFocus}
+        onBlur={onBlur}
         onKeyDown={onKeyDown}
       />
       <ul
@@ -101,14 +153,13 @@ export function SearchSuggestions({
         // A press on a suggestion must not blur the box first (that would close the list under it).
         onMouseDown={(e) => e.preventDefault()}
       >
-        {open &&
-          parts.map((part, i) => (
-            <li key={part._id} id={optionId(i)} role="option" aria-selected={i === active}>
-              <Link to={partHref(part._id)} tabIndex={-1}>
-                {part.name}
-              </Link>
-            </li>
-          ))}
+        {parts.map((part, i) => (
+          <li key={part._id} id={optionId(i)} role="option" aria-selected={i === active}>
+            <Link to={partHref(part._id)} tabIndex={-1}>
+              {part.name}
+            </Link>
+          </li>
+        ))}
       </ul>
     </div>
   );

@@ -1,37 +1,17 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useHref, useLocation, useSearchParams } from 'react-router-dom';
-import {
-  CATEGORY_LABELS,
-  PART_CATEGORIES,
-  PART_SORTS,
-  PRICE_BAND_IDS,
-  PRICE_BANDS,
-  type PartSort,
-  type PriceBand,
-} from '@motoparts/contracts/messages';
-import { formatCount } from '@motoparts/state';
 import { useAddToCartAfterSignIn } from '../../../components/add-to-cart';
 import { ensureStorefrontStyles } from '../../../styles';
 import { useCataloguePage, useDebounced, useShownValue } from '../catalogue-hooks';
 import { MAX_QUERY, readState, writeState, type CatalogueState } from '../catalogue-state';
+import { CatalogueControls, CatalogueHead } from '../components/catalogue-controls';
 import { CatalogueResults } from '../components/catalogue-results';
-import { ChoiceSelect } from '../components/choice-select';
 import { SearchSuggestions } from '../components/search-suggestions';
 
 ensureStorefrontStyles();
 
-const PRICE_LABELS = Object.fromEntries(PRICE_BANDS.map((b) => [b.id, b.label])) as Record<PriceBand, string>;
-
 /** How long typing may pause before the search runs. */
 const SEARCH_DEBOUNCE_MS = 300;
-
-const SORT_LABELS: Record<PartSort, string> = {
-  newest: 'Newest first',
-  name: 'Name, A to Z',
-  '-name': 'Name, Z to A',
-  price: 'Price, low to high',
-  '-price': 'Price, high to low',
-};
 
 /**
  * docs/product.md, `/parts`: the whole catalogue to search, filter, sort and page through. The
@@ -113,78 +93,40 @@ export default function CataloguePage() {
 
   return (
     <div className="section catalogue">
-      <div className="section-head">
-        <p className="section-kicker">Our catalogue</p>
-        <h1 id="catalogue-heading" ref={topRef} tabIndex={-1}>
-          All parts, tools and gear
-        </h1>
-      </div>
+      <CatalogueHead headingRef={topRef} />
 
-      <form
-        className="catalogue-controls card"
-        role="search"
-        aria-label="Search and filter the catalogue"
+      <CatalogueControls
+        ids={ids}
+        search={
+          <SearchSuggestions inputId={`${ids}-q`} value={typed} maxLength={MAX_QUERY} onChange={setTyped} />
+        }
+        category={category}
+        sort={sort}
+        price={price}
+        inStock={inStock}
+        facets={facets}
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
           const q = typed.trim().slice(0, MAX_QUERY);
           if (q !== state.q) search(q);
         }}
-      >
-        <div className="form-field catalogue-search">
-          <label htmlFor={`${ids}-q`}>Search</label>
-          <SearchSuggestions inputId={`${ids}-q`} value={typed} maxLength={MAX_QUERY} onChange={setTyped} />
-        </div>
-        <ChoiceSelect
-          id={`${ids}-category`}
-          label="Category"
-          allLabel="All categories"
-          options={PART_CATEGORIES}
-          labels={CATEGORY_LABELS}
-          counts={facets?.category}
-          value={category}
-          onChange={(next) => {
-            setCategory(next);
-            update({ category: next });
-          }}
-        />
-        <ChoiceSelect
-          id={`${ids}-sort`}
-          label="Sort by"
-          allLabel="Catalogue order"
-          options={PART_SORTS}
-          labels={SORT_LABELS}
-          value={sort}
-          onChange={(next) => {
-            setSort(next);
-            update({ sort: next });
-          }}
-        />
-        <ChoiceSelect
-          id={`${ids}-price`}
-          label="Price"
-          allLabel="Any price"
-          options={PRICE_BAND_IDS}
-          labels={PRICE_LABELS}
-          counts={facets?.price}
-          value={price}
-          onChange={(next) => {
-            setPrice(next);
-            update({ price: next });
-          }}
-        />
-        <label className="catalogue-check">
-          <input
-            type="checkbox"
-            checked={inStock}
-            onChange={(e) => {
-              setInStock(e.target.checked);
-              update({ inStock: e.target.checked });
-            }}
-          />
-          In stock only
-          {facets && <span className="facet-count"> ({formatCount(facets.inStock.true)})</span>}
-        </label>
-      </form>
+        onCategory={(next) => {
+          setCategory(next);
+          update({ category: next });
+        }}
+        onSort={(next) => {
+          setSort(next);
+          update({ sort: next });
+        }}
+        onPrice={(next) => {
+          setPrice(next);
+          update({ price: next });
+        }}
+        onInStock={(next) => {
+          setInStock(next);
+          update({ inStock: next });
+        }}
+      />
 
       {data && (!isError || aborted) ? (
         <CatalogueResults data={data} state={state} busy={isFetching} onPage={onPage} onClear={onClear} />

@@ -1,15 +1,13 @@
 import { Testimonials } from '../../../components/testimonials';
 import { ensureStorefrontStyles } from '../../../styles';
+import { ReviewsHead } from '../components/reviews-head';
 
 ensureStorefrontStyles();
 
 export default function ReviewsPage() {
   return (
     <div className="page">
-      <header className="page-head">
-        <h1>Reviews</h1>
-        <p>What workshops, dealers and riders say about their orders.</p>
-      </header>
+      <ReviewsHead />
       <Testimonials />
     </div>
   );
