@@ -16,6 +16,11 @@ import { FIRST_SCREEN_STYLES_ID } from '../styles/first-screen';
  */
 const SHELL_MOUNT = '/_fragments/storefront/prerender/';
 
+/** The part's photo as the pages' PartImage shows it; its src and alt are filled from the part. */
+const PartPhotoSlot = () => (
+  <img data-fill="src:img alt:name" alt="" width={560} height={373} loading="eager" decoding="async" />
+);
+
 /**
  * Build time (Node): the storefront's first screens as HTML fragments, emitted into
  * dist/prerender/. The shell's server includes them in index.html, so they paint before any of
@@ -58,15 +63,7 @@ export default function prerender(): Record<
     <div className="page" data-prerendered="storefront/PurchasePage" data-needs="part">
       <div className="purchase">
         <section className="purchase-product">
-          {/* The attributes the page's PartImage gives the photo; src and alt come from the part. */}
-          <img
-            data-fill="src:img alt:name"
-            alt=""
-            width={560}
-            height={373}
-            loading="eager"
-            decoding="async"
-          />
+          <PartPhotoSlot />
           {/* The badge is upper case: the category reads as its label (CATEGORY_LABELS). */}
           <p className="part-tags">
             <span className="part-category" data-fill="text:category" />
@@ -80,14 +77,7 @@ export default function prerender(): Record<
     <div className="page" data-prerendered="storefront/PartPage" data-needs="part">
       <article className="purchase part-page">
         <div className="purchase-product">
-          <img
-            data-fill="src:img alt:name"
-            alt=""
-            width={560}
-            height={373}
-            loading="eager"
-            decoding="async"
-          />
+          <PartPhotoSlot />
         </div>
         <div className="purchase-product">
           <p className="part-tags">
