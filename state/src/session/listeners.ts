@@ -91,7 +91,7 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
       try {
         await (await loadSessionModule()).restoreSession(api);
       } catch (err) {
-        console.warn('[session] restore failed:', err);
+        console.warn('[session] could not check the remembered session:', err);
         api.dispatch(restoreFailed());
       }
     },
@@ -104,7 +104,7 @@ export function createSessionListeners(loadSessionModule?: LoadSessionModule): S
       try {
         if (loadSessionModule) await (await loadSessionModule()).signOut(api);
       } catch (err) {
-        console.warn('[session] sign-out failed in the auth remote; ended here:', err);
+        console.warn('[session] the auth remote could not sign out; ending the session here:', err);
       } finally {
         ending = null;
       }
