@@ -261,6 +261,14 @@ test.describe('at 375 px', () => {
       )
       .toBe(true);
     expect(await hasHorizontalScroll(page)).toBe(false);
+    // The search box spans the row and the three choices sit two by two, each wide enough to read
+    // (a desktop column layout left them a few pixels).
+    const search = await page.getByRole('combobox', { name: 'Search' }).boundingBox();
+    expect(search && search.width >= 280).toBe(true);
+    for (const label of ['Category', 'Sort by', 'Price']) {
+      const box = await page.getByLabel(label, { exact: true }).boundingBox();
+      expect(box && box.width >= 120, `${label} is ${box?.width} px wide`).toBe(true);
+    }
 
     const low = cards.nth(Math.min(9, (await cards.count()) - 1));
     const name = (await low.getByRole('heading').textContent()) ?? '';
