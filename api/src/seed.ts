@@ -169,7 +169,7 @@ export async function seedDatabase(): Promise<{ parts: number; reviews: number; 
           text: p.text,
           img: `/images/parts/${p.slug}.svg`,
           priceCents: toCents(p.price),
-          qty: 100,
+          minOrderQty: 100,
           availableQty: p.availableQty,
           category: p.category,
           ...(p.priceTiers

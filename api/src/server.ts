@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { createApp } from './app';
 import { connectDb, disconnectDb } from './lib/db';
+import { renameStoredFields } from './stored-names';
 import { EnvError, loadEnv, productionProblems, readModelKind, shopUrl, type Env } from './lib/env';
 import { lifecycle } from './lib/lifecycle';
 import { createLogger, type Logger } from './lib/logger';
@@ -97,6 +98,16 @@ async function main(): Promise<void> {
   lifecycle.warming = true;
   void connectDb(env, logger, { retry: true }).then(async () => {
     logger.info('database connected');
+    // Before anything reads the data: documents still under old field names get today's.
+    for (;;) {
+      try {
+        await renameStoredFields(logger);
+        break;
+      } catch (err) {
+        logger.warn({ err: (err as Error).message }, 'stored fields not renamed yet; retrying in 1s');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
     // Whatever a crash left half done is repaired (the first pass scans every order once) and
     // the catalogue is loaded before readiness says yes, so shoppers never queue behind either.
     if (!lifecycle.draining)

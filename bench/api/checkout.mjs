@@ -86,7 +86,7 @@ try {
   }));
   await PartModel.updateMany(
     { _id: { $in: pool.map((p) => p.id) } },
-    { $set: { availableQty: 100_000_000, qty: 100 } },
+    { $set: { availableQty: 100_000_000, minOrderQty: 100 } },
   );
   await mongoose.disconnect();
 
@@ -138,7 +138,7 @@ try {
         lines: Array.from({ length: LINES }, (_, k) => {
           const part =
             pool[(uid.length * 7 + k * 13 + Math.floor(Math.random() * pool.length)) % pool.length];
-          return { partId: part.id, qty: 100, unitPriceCents: part.priceCents };
+          return { partId: part.id, quantity: 100, unitPriceCents: part.priceCents };
         }).filter((l, i, lines) => lines.findIndex((m) => m.partId === l.partId) === i),
       })),
     );

@@ -40,7 +40,14 @@ import {
   seedScale,
   uidOf,
 } from '../seed-scale/seed.mjs';
-import { apiNodeArgs, buildBaseline, cpuMicros, waitReady } from './support.mjs';
+import {
+  apiNodeArgs,
+  buildBaseline,
+  cpuMicros,
+  readsWireNames,
+  useWireNames,
+  waitReady,
+} from './support.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -68,6 +75,7 @@ async function startStack(name, server, nodeArgs = apiNodeArgs()) {
   const ferret = ferrets.at(-1);
   const uri = `mongodb://127.0.0.1:${dbPort}/motoparts-scale`;
   await seedScale({ uri, log: () => {} });
+  if (readsWireNames(server)) await useWireNames(uri);
   const { mongoose, PartModel } = loadApiModels();
   await mongoose.connect(uri, { maxPoolSize: 1 });
   const partIds = (await PartModel.find({}, { _id: 1 }).lean()).map((p) => String(p._id));

@@ -19,7 +19,7 @@ import {
   stopChild,
   waitForPort,
 } from '../../scripts/services.mjs';
-import { buildBaseline, waitReady } from './support.mjs';
+import { buildBaseline, readsWireNames, useWireNames, waitReady } from './support.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -85,7 +85,7 @@ async function seed(uri, { accounts }) {
       text: 'A part for the order benchmark.',
       img: '/images/parts/test.svg',
       priceCents: 1000 + i,
-      qty: 100,
+      minOrderQty: 100,
       availableQty: 1_000_000_000,
       createdAt: new Date(),
       updatedAt: new Date(),
@@ -110,6 +110,7 @@ async function startApi(server, db, extra = {}) {
   const uri = `mongodb://127.0.0.1:${dbPort}/${db}`;
   const baseline = server === baselineServer;
   const partIds = await seed(uri, { accounts: !baseline });
+  if (readsWireNames(server)) await useWireNames(uri);
   const child = spawn(process.execPath, [server], {
     env: { ...baseEnv, MONGODB_URI: uri, PORT: String(port), ...extra },
     stdio: ['ignore', 'ignore', 'inherit'],

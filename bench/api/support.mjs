@@ -2,6 +2,7 @@
 // one run, waiting for a started API to be ready, and a process's CPU time.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_NODE_ARGS } from '../../scripts/services.mjs';
@@ -44,6 +45,27 @@ export function buildBaseline(ref, dir) {
   }
   execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'api'], { cwd: dir, stdio: 'inherit' });
   return path.join(dir, 'api/dist/server.js');
+}
+
+/**
+ * Whether the API built at `server` predates the code's own stored names (api/src/stored-names.ts):
+ * such a baseline reads a part's minimum as `qty` and an order's fields as `partsId`, `Parts`, `qty`.
+ */
+export const readsWireNames = (server) => !existsSync(path.join(path.dirname(server), 'stored-names.js'));
+
+/** Renames the seeded parts' and orders' fields at `uri` back to the names such a baseline reads. */
+export async function useWireNames(uri) {
+  const mongoose = createRequire(path.join(root, 'api/package.json'))('mongoose');
+  const conn = await mongoose.createConnection(uri, { maxPoolSize: 1 }).asPromise();
+  try {
+    const { db } = conn;
+    await db.collection('parts').updateMany({}, { $rename: { minOrderQty: 'qty' } });
+    await db
+      .collection('orders')
+      .updateMany({}, { $rename: { partId: 'partsId', partName: 'Parts', quantity: 'qty' } });
+  } finally {
+    await conn.close();
+  }
 }
 
 /** Waits until the API at `base` is ready (GET /health answers 200: the catalogue is read). */

@@ -165,13 +165,13 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
           text: `${name}: a part of the 10,000-part benchmark catalogue.`,
           img: '/images/parts/bench.svg',
           priceCents: 100 + Math.floor(rnd() * 50_000),
-          qty: 1 + Math.floor(rnd() * 20),
+          minOrderQty: 1 + Math.floor(rnd() * 20),
           availableQty: soldOut(i) ? 0 : 1_000_000,
           category: categoryOf(i),
           createdAt: new Date(t0 + i * 1000),
           updatedAt: new Date(t0 + i * 1000),
         };
-        parts.push({ _id: p._id, name: p.name, priceCents: p.priceCents, qty: p.qty });
+        parts.push({ _id: p._id, name: p.name, priceCents: p.priceCents, minOrderQty: p.minOrderQty });
         return p;
       },
       { label: 'parts', log },
@@ -203,7 +203,7 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
         const customer = i < SCALE.benchUserOrders ? 0 : 1 + Math.floor(rnd() * (ADMIN_INDEX - 1));
         const user = customer === 0 ? BENCH_USER : customerEmail(customer);
         const part = parts[Math.floor(rnd() * parts.length)];
-        const qty = part.qty + Math.floor(rnd() * 50);
+        const quantity = part.minOrderQty + Math.floor(rnd() * 50);
         const paid = rnd() < 0.5;
         // Unpaid orders older than the hold have expired (their pieces went back); one in fifty
         // is recent and still holds its stock, as in a shop that has been running for a year.
@@ -214,14 +214,14 @@ export async function seedScale({ uri, force = false, log = (m) => console.log(`
           ? new Date(Date.now() - Math.floor(rnd() * 30 * 60_000))
           : new Date(Math.min(Date.now(), t0 + Math.floor(rnd() * 365 * day)));
         return {
-          partsId: part._id,
-          Parts: part.name,
+          partId: part._id,
+          partName: part.name,
           uid: uidOf(customer),
           user,
           userName: user === BENCH_USER ? 'Bench Hundred' : 'Customer',
-          qty,
+          quantity,
           unitPriceCents: part.priceCents,
-          priceCents: part.priceCents * qty,
+          priceCents: part.priceCents * quantity,
           paid,
           ...(paid ? { transactionId: `pi_scale_${i}`, paidAt: at } : {}),
           status: paid ? (rnd() < 0.5 ? 'shipped' : 'pending') : open ? 'pending' : 'expired',

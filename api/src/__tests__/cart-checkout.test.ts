@@ -54,7 +54,7 @@ async function emptyCart(who: Account): Promise<void> {
 
 describe('the cart', () => {
   it('sets, shows and removes lines with the spec’s messages at the minimum and the stock', async () => {
-    const part = await insertPart({ price: 2.5, qty: 100, availableQty: 500 });
+    const part = await insertPart({ price: 2.5, minOrderQty: 100, availableQty: 500 });
     const low = await setLine(customer, part, 99);
     expect(low.status).toBe(400);
     expect((low.body as unknown as Err).error.message).toBe('Minimum purchase quantity is 100');
@@ -199,7 +199,7 @@ describe('the checkout', () => {
       ).lines;
       expect(lines.map((l) => l.partId)).toContain(b);
     }
-    const orders = await OrderModel.find({ partsId: { $in: [a, b] } }).lean();
+    const orders = await OrderModel.find({ partId: { $in: [a, b] } }).lean();
     expect(orders).toHaveLength(14);
     expect([await stockOf(a), await stockOf(b)]).toEqual([1000 - 700, 0]);
     const parts = await PartModel.find({ _id: { $in: [a, b] } }, { journal: 1 }).lean();
@@ -320,7 +320,7 @@ describe('recovery of a checkout a crash interrupted', () => {
       orderId: new Types.ObjectId().toHexString(),
       partId,
       partName: `Part ${i}`,
-      qty: 100,
+      quantity: 100,
       unitPriceCents: 1250,
       priceCents: 125_000,
     }));
@@ -338,7 +338,9 @@ describe('recovery of a checkout a crash interrupted', () => {
       ...extra,
     });
     for (const line of lines.slice(0, taken)) {
-      expect(await takeStock({ _id: line.orderId, partsId: line.partId, qty: line.qty })).not.toBeNull();
+      expect(
+        await takeStock({ _id: line.orderId, partId: line.partId, quantity: line.quantity }),
+      ).not.toBeNull();
     }
     return { _id, lines, parts };
   }

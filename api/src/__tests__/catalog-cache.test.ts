@@ -86,7 +86,7 @@ describe('catalogue cache', () => {
   });
 
   it('shows restock, write-off and minimum-quantity changes', async () => {
-    const id = await insertPart({ availableQty: 1000, qty: 100 });
+    const id = await insertPart({ availableQty: 1000, minOrderQty: 100 });
     expect((await getPart(id)).body).toMatchObject({ availableQty: 1000, qty: 100 });
     expect((await listed(id))?.availableQty).toBe(1000);
     const put = (path: string, body: unknown) =>
@@ -106,7 +106,7 @@ describe('catalogue cache', () => {
 
   it('moves a part into and out of the stock-filtered lists when its stock changes', async () => {
     const name = `Stock filter ${Math.random().toString(36).slice(2, 8)}`;
-    const id = await insertPart({ name, availableQty: 50, qty: 100 });
+    const id = await insertPart({ name, availableQty: 50, minOrderQty: 100 });
     const ids = async (inStock: boolean) => {
       const res = await call<Part[]>(
         t.base,
@@ -458,14 +458,14 @@ describe('CatalogCache', () => {
       {},
       'one',
     ],
-    ['updateOne', { _id: 'a'.repeat(24) }, { $set: { qty: 3, updatedAt: new Date() } }, {}, 'one'],
+    ['updateOne', { _id: 'a'.repeat(24) }, { $set: { minOrderQty: 3, updatedAt: new Date() } }, {}, 'one'],
     ['updateOne', { _id: 'a'.repeat(24) }, { $set: { name: 'Renamed' } }, {}, 'all'],
     ['updateOne', { _id: 'a'.repeat(24) }, { $set: { priceCents: 1 } }, {}, 'all'],
     // An edit (PUT /parts/:id) renames and reprices: every answer may have changed.
     [
       'findOneAndUpdate',
       { _id: 'a'.repeat(24), $or: [{ 'priceTiers.0': { $exists: false } }] },
-      { $set: { name: 'Renamed', text: 't', img: '/i.svg', priceCents: 1, qty: 100 } },
+      { $set: { name: 'Renamed', text: 't', img: '/i.svg', priceCents: 1, minOrderQty: 100 } },
       {},
       'all',
     ],
@@ -479,8 +479,8 @@ describe('CatalogCache', () => {
     // A raise of the minimum guarded by the first tier is still one part's in-place change.
     [
       'findOneAndUpdate',
-      { $or: [{ 'priceTiers.0': { $exists: false } }], _id: 'a'.repeat(24), qty: { $lte: 300 } },
-      { $set: { qty: 300 } },
+      { $or: [{ 'priceTiers.0': { $exists: false } }], _id: 'a'.repeat(24), minOrderQty: { $lte: 300 } },
+      { $set: { minOrderQty: 300 } },
       {},
       'one',
     ],

@@ -38,12 +38,12 @@ async function insertOrder(uid: string, fields: Record<string, unknown> = {}): P
   const _id = new Types.ObjectId();
   await OrderModel.collection.insertOne({
     _id,
-    partsId: new Types.ObjectId(),
+    partId: new Types.ObjectId(),
     uid,
     user: `${uid}@motoparts.test`,
     userName: uid,
-    Parts: `Part of ${uid}`,
-    qty: 100,
+    partName: `Part of ${uid}`,
+    quantity: 100,
     unitPriceCents: 100,
     priceCents: 10_000,
     paid: false,
@@ -71,7 +71,7 @@ it('lists the same orders, newest first, with the same pages and totals as the u
   // Out of order on purpose, with ties on createdAt (then the newer _id first), hidden holds and
   // someone else's order: every rule of the query's filter and sort is exercised.
   for (const [i, at] of [5, 1, 3, 3, 9, 0, 7, 3, 2, 8].entries()) {
-    await insertOrder(uid, { createdAt: new Date(base + at * 1000), Parts: `Order ${i}` });
+    await insertOrder(uid, { createdAt: new Date(base + at * 1000), partName: `Order ${i}` });
   }
   await insertOrder(uid, { hold: 'void' });
   await insertOrder(uid, { hold: 'reserving' });
@@ -123,12 +123,12 @@ it('an order placed through the service is listed at once; a cancelled one is no
   };
   const part = await insertPart({ availableQty: 1000 });
 
-  const kept = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
-  const cancelled = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
+  const kept = await placeOrder(caller, { partId: part, quantity: 100 }, orderRules(t.env));
+  const cancelled = await placeOrder(caller, { partId: part, quantity: 100 }, orderRules(t.env));
   expect(await releaseOrder(cancelled._id, 'cancelled')).toBe(true);
   // A placement that died after taking the stock, before writing its order: nothing to list.
   const died = new Types.ObjectId().toHexString();
-  expect(await takeStock({ _id: died, partsId: part, qty: 100 })).not.toBeNull();
+  expect(await takeStock({ _id: died, partId: part, quantity: 100 })).not.toBeNull();
 
   const { items, total } = await listOrdersOf(withLists(true), caller.uid, 1, 20);
   const fromQuery = await listOrdersOf(withLists(false), caller.uid, 1, 20);
@@ -159,7 +159,7 @@ it('placing an order writes the part and the order only: no list of the customer
   mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
   let placed: Order;
   try {
-    placed = await placeOrder(caller, { partsId: part, qty: 100 }, orderRules(t.env));
+    placed = await placeOrder(caller, { partId: part, quantity: 100 }, orderRules(t.env));
   } finally {
     mongoose.set('debug', false);
   }
@@ -196,8 +196,12 @@ it('My Order over HTTP follows every change of the customer’s orders (pages ke
     return all;
   }
   const place = async () =>
-    (await call<Order>(t.base, 'POST', '/order', { token: buyer.token, body: { partsId: part, qty: 100 } }))
-      .body;
+    (
+      await call<Order>(t.base, 'POST', '/order', {
+        token: buyer.token,
+        body: { partsId: part, qty: 100 },
+      })
+    ).body;
 
   expect(await matchesQuery()).toEqual([]);
   const first = await place();

@@ -119,7 +119,7 @@ it('every declared index exists on MongoDB; on the embedded FerretDB only the un
     text: 'Two parts under one slug.',
     img: '/images/parts/test.svg',
     priceCents: 1250,
-    qty: 100,
+    minOrderQty: 100,
     availableQty: 1000,
   };
   await PartModel.create(part);

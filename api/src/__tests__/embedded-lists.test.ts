@@ -30,11 +30,11 @@ afterAll(() => t.close());
 
 /** The fields of an unpaid, pending order (a test's own additions go over them). */
 const anOrder = (fields: Record<string, unknown>) => ({
-  partsId: new Types.ObjectId(),
+  partId: new Types.ObjectId(),
   uid: 'someone',
   user: 'someone@motoparts.test',
-  Parts: 'A part',
-  qty: 100,
+  partName: 'A part',
+  quantity: 100,
   unitPriceCents: 1,
   priceCents: 100,
   paid: false,
@@ -106,7 +106,7 @@ describe('the admin list of all orders', () => {
     // whole-collection read the expiry pass runs hourly (the API itself writes through the model).
     const [victim, edited] = idsOf(await byQuery(2));
     await OrderModel.collection.deleteOne({ _id: new Types.ObjectId(victim) });
-    await OrderModel.collection.updateOne({ _id: new Types.ObjectId(edited) }, { $set: { qty: 12345 } });
+    await OrderModel.collection.updateOne({ _id: new Types.ObjectId(edited) }, { $set: { quantity: 12345 } });
     await timeline.refresh();
     const outside = await pagesOf(byQuery);
     expect(outside.flatMap(idsOf)).not.toContain(victim);
@@ -214,7 +214,7 @@ describe('the expiry pass on the in-memory list', () => {
     const partsId = await insertPart({ availableQty: 1_000_000 });
     const old = Date.now() - rules.holdMs - 60_000;
     const order = (at: number, fields: Record<string, unknown> = {}) =>
-      createOrder(at, { partsId, ...fields });
+      createOrder(at, { partId: partsId, ...fields });
     const due = await order(old);
     const recent = await order(Date.now());
     const paid = await order(old, { paid: true, transactionId: 'pi_x' });

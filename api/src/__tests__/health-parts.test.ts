@@ -147,8 +147,8 @@ describe('GET /parts filters: category, inStock, newest, name and description se
   });
 
   it('filters by stock: inStock=true keeps parts whose minimum order is available, false the rest', async () => {
-    const soldOut = await insertPart({ name: 'Filter test sold out', qty: 100, availableQty: 40 });
-    const plenty = await insertPart({ name: 'Filter test plenty', qty: 100, availableQty: 100 });
+    const soldOut = await insertPart({ name: 'Filter test sold out', minOrderQty: 100, availableQty: 40 });
+    const plenty = await insertPart({ name: 'Filter test plenty', minOrderQty: 100, availableQty: 100 });
     const inStock = await call<Part[]>(t.base, 'GET', '/parts?inStock=true&q=Filter%20test&limit=100');
     expect(inStock.body.map((p) => p._id)).toEqual([plenty]);
     const out = await call<Part[]>(t.base, 'GET', '/parts?inStock=false&q=Filter%20test');
@@ -216,7 +216,7 @@ describe('GET /parts filters: category, inStock, newest, name and description se
       text: 't',
       img: '/images/parts/test.svg',
       priceCents: 5000,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 1,
     });
     const tools = await PartModel.create({
@@ -225,7 +225,7 @@ describe('GET /parts filters: category, inStock, newest, name and description se
       text: 't',
       img: '/images/parts/test.svg',
       priceCents: 5000,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 1,
       category: 'tools',
     });

@@ -58,11 +58,11 @@ async function legacyRecord(email: string): Promise<void> {
     location: 'Bergen',
   } as never);
   await OrderModel.collection.insertOne({
-    partsId: new Types.ObjectId(partId),
-    Parts: 'Old part',
+    partId: new Types.ObjectId(partId),
+    partName: 'Old part',
     user: email,
     userName: 'Legacy Rider',
-    qty: 100,
+    quantity: 100,
     unitPriceCents: 100,
     priceCents: 10000,
     paid: true,

@@ -423,7 +423,7 @@ describe('outside photo addresses given to the API', () => {
       text: 'Stored before photos were hosted.',
       img: legacy,
       priceCents: 500,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 5,
     });
     const edit = { name: 'Legacy photo part', text: 'Edited.', img: legacy, price: 6, qty: 1 };
@@ -455,7 +455,7 @@ describe('the re-hosting job', () => {
       text: 'Imported with an outside photo.',
       img: outside('/photo-job.jpg'),
       priceCents: 700,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 3,
     });
     const broken = await PartModel.create({
@@ -464,7 +464,7 @@ describe('the re-hosting job', () => {
       text: 'Its photo is on a private address.',
       img: outside('/photo-job-private.jpg', '127.0.0.1'),
       priceCents: 700,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 3,
     });
     const review = await ReviewModel.create({
@@ -512,7 +512,7 @@ describe('the re-hosting job', () => {
       text: 'Hosted by the running job.',
       img: outside('/photo-timer.jpg'),
       priceCents: 700,
-      qty: 1,
+      minOrderQty: 1,
       availableQty: 3,
     });
     const job = startImageRehosting(t.env, logger());

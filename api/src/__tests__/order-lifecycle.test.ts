@@ -49,7 +49,7 @@ let intents = 0;
 
 /** A paid order of `qty` pieces at $2.50 on a part with 1,000 in stock. */
 async function paidOrder(qty = 200): Promise<{ order: Order; partId: string; intent: string }> {
-  const partId = await insertPart({ price: 2.5, qty: 100, availableQty: 1000 });
+  const partId = await insertPart({ price: 2.5, minOrderQty: 100, availableQty: 1000 });
   const placed = await call<Order>(t.base, 'POST', '/order', {
     token: customer.token,
     body: { partsId: partId, qty },

@@ -209,7 +209,7 @@ describe('mail to the buyer', () => {
 describe('stock alerts to admins', () => {
   it('running low, then sold out, each once per downward crossing; a restock re-arms them', async () => {
     const name = `Alert Part ${Date.now()}`;
-    const partsId = await insertPart({ name, qty: 100, availableQty: 1000 });
+    const partsId = await insertPart({ name, minOrderQty: 100, availableQty: 1000 });
     const buyer = customer;
     const order = (qty: number) =>
       call(t.base, 'POST', '/order', { token: buyer.token, body: { partsId, qty } });

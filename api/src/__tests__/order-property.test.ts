@@ -58,7 +58,7 @@ async function invariant(received: Map<string, number>): Promise<string[]> {
   for (const o of orders) {
     if (o.hold === 'reserving' || o.hold === 'releasing') problems.push(`order ${String(o._id)} ${o.hold}`);
     if (o.hold === 'released' || o.hold === 'void' || o.status === 'expired') continue;
-    live.set(String(o.partsId), (live.get(String(o.partsId)) ?? 0) + o.qty);
+    live.set(String(o.partId), (live.get(String(o.partId)) ?? 0) + o.quantity);
   }
   for (const [id, want] of received) {
     const part = got(await PartModel.findById(id).lean());

@@ -74,7 +74,7 @@ describe('Idempotency-Key on POST /order', () => {
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
-    expect(await OrderModel.countDocuments({ partsId })).toBe(1);
+    expect(await OrderModel.countDocuments({ partId: partsId })).toBe(1);
     expect(await stockOf(partsId)).toBe(900);
     await cancel(other, first.body._id);
   });
@@ -85,7 +85,7 @@ describe('Idempotency-Key on POST /order', () => {
     const all = await Promise.all(Array.from({ length: 20 }, () => order(other, partsId, 200, key)));
     expect(all.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(all.map((r) => r.body._id)).size).toBe(1);
-    expect(await OrderModel.countDocuments({ partsId })).toBe(1);
+    expect(await OrderModel.countDocuments({ partId: partsId })).toBe(1);
     expect(await stockOf(partsId)).toBe(4800);
     await cancel(other, got(all[0]).body._id);
   });
@@ -98,7 +98,7 @@ describe('Idempotency-Key on POST /order', () => {
     expect(changed.status).toBe(422);
     expect(changed.body.error.code).toBe('UNPROCESSABLE_ENTITY');
     expect(changed.body.error.message).toMatch(/Idempotency-Key was already used/);
-    expect(await OrderModel.countDocuments({ partsId })).toBe(1);
+    expect(await OrderModel.countDocuments({ partId: partsId })).toBe(1);
     await cancel(other, first.body._id);
   });
 

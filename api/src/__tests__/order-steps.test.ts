@@ -37,9 +37,9 @@ const stockOf = async (id: string) => got(await PartModel.findById(id).lean()).a
 const journalOf = async (id: string) => got(await PartModel.findById(id).lean()).journal ?? [];
 
 /** Stock taken for `orderId`, then the request died: no order was written. */
-async function diedAfterTaking(partsId: string, qty = 100): Promise<string> {
+async function diedAfterTaking(partId: string, quantity = 100): Promise<string> {
   const orderId = new Types.ObjectId().toHexString();
-  expect(await takeStock({ _id: orderId, partsId, qty })).not.toBeNull();
+  expect(await takeStock({ _id: orderId, partId, quantity })).not.toBeNull();
   return orderId;
 }
 
@@ -60,10 +60,10 @@ it('a request that died after taking stock: the pass gives it back once and bars
   const tomb = got(await OrderModel.findById(orderId).lean<OrderDoc>());
   expect(tomb.hold).toBe('void');
   await expect(
-    OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), uid: caller.uid, qty: 100 }),
+    OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), uid: caller.uid, quantity: 100 }),
   ).rejects.toMatchObject({ code: 11000 });
   // A retry under the same id is refused (503), and what it took is given back at once.
-  await expect(placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId)).rejects.toMatchObject({
+  await expect(placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId)).rejects.toMatchObject({
     status: 503,
   });
   expect(await stockOf(part)).toBe(1000);
@@ -88,11 +88,11 @@ it('within the grace period (another process may be between the steps) the pass 
   // The other process writes its order after all: the pass then only tidies the journal.
   await OrderModel.create({
     _id: orderId,
-    partsId: part,
+    partId: part,
     uid: caller.uid,
     user: buyer.email,
-    qty: 100,
-    Parts: 'Steps part',
+    quantity: 100,
+    partName: 'Steps part',
     unitPriceCents: 100,
     priceCents: 10_000,
     hold: 'held',
@@ -106,13 +106,13 @@ it('within the grace period (another process may be between the steps) the pass 
 it('a tombstone left by a crash beside a completed cancellation: no second give-back, nothing left behind', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = new Types.ObjectId().toHexString();
-  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  await placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId);
   expect(await releaseOrder(orderId, 'cancelled')).toBe(true);
   expect(await stockOf(part)).toBe(1000);
   // The clean-up of both markers has not run, and a pass died right after writing a tombstone
   // (it had read the journal before the cancellation).
   expect(await journalOf(part)).toEqual([plusMark(orderId, 100), minusMark(orderId, 100)]);
-  await OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), hold: 'void', qty: 100 });
+  await OrderModel.collection.insertOne({ _id: new Types.ObjectId(orderId), hold: 'void', quantity: 100 });
 
   for (let pass = 0; pass < 3; pass++) {
     expect((await recoverOnce({ graceMs: 0 })).orphansReturned).toBe(0);
@@ -126,7 +126,7 @@ it('a tombstone left by a crash beside a completed cancellation: no second give-
 it('a cancellation finishing while the pass is between reading the journal and looking the order up leaves no tombstone, even if the pass then dies', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = new Types.ObjectId().toHexString();
-  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  await placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId);
   expect(await journalOf(part)).toEqual([plusMark(orderId, 100)]);
 
   // The interleaving, forced: when the pass looks this order up, the customer's cancellation
@@ -175,7 +175,7 @@ it('a cancellation finishing while the pass is between reading the journal and l
 it('a cancellation that died after claiming the order is finished by the periodic pass, which scans no orders', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = new Types.ObjectId().toHexString();
-  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  await placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId);
   await flushJournal();
   expect(await stockOf(part)).toBe(900);
   // What releaseOrder had done when the process died: the note, then the claim.
@@ -192,7 +192,7 @@ it('a cancellation that died after claiming the order is finished by the periodi
 
   // A note whose release never claimed its order (it was paid first) is just dropped.
   const paidId = new Types.ObjectId().toHexString();
-  await placeOrder(caller, { partsId: part, qty: 100 }, rules(), paidId);
+  await placeOrder(caller, { partId: part, quantity: 100 }, rules(), paidId);
   await OrderModel.collection.updateOne({ _id: new Types.ObjectId(paidId) }, { $set: { paid: true } });
   expect(await releaseOrder(paidId, 'cancelled')).toBe(false);
   await recoverOnce({ graceMs: 0, scanOrders: false });
@@ -204,16 +204,16 @@ it('a cancellation that died after claiming the order is finished by the periodi
 it('a retry under the same id after a crash between the steps completes the order, taking stock once', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = await diedAfterTaking(part);
-  const order = await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  const order = await placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId);
   expect(order).toMatchObject({ _id: orderId, qty: 100, status: 'pending' });
   expect(await stockOf(part)).toBe(900);
   // And once more: the order is the answer, still one take.
-  const again = await placeOrder(caller, { partsId: part, qty: 100 }, rules(), orderId);
+  const again = await placeOrder(caller, { partId: part, quantity: 100 }, rules(), orderId);
   expect(again._id).toBe(orderId);
   await flushJournal();
   expect(await stockOf(part)).toBe(900);
   expect(await journalOf(part)).toEqual([]);
-  expect(await OrderModel.countDocuments({ partsId: part })).toBe(1);
+  expect(await OrderModel.countDocuments({ partId: part })).toBe(1);
 });
 
 it('an Idempotency-Key whose first attempt died and was barred places the order under a new id', async () => {
@@ -229,7 +229,7 @@ it('an Idempotency-Key whose first attempt died and was barred places the order 
       body,
       async (orderId) => {
         firstId = orderId;
-        await takeStock({ _id: orderId, partsId: part, qty: 100 });
+        await takeStock({ _id: orderId, partId: part, quantity: 100 });
         throw AppError.unavailable('died');
       },
       () => Promise.reject(new Error('not reached')),
@@ -264,7 +264,7 @@ it('the journal clean-up pulls the markers of many parts in one command and leav
   const parts = await Promise.all([1, 2, 3].map(() => insertPart({ availableQty: 1000 })));
   const catalogue = new PartCatalogue({ ttlMs: Infinity });
   await catalogue.warm();
-  for (const part of parts) await placeOrder(caller, { partsId: part, qty: 100 }, rules());
+  for (const part of parts) await placeOrder(caller, { partId: part, quantity: 100 }, rules());
   for (const part of parts) expect(await journalOf(part)).toHaveLength(1);
   // The orders changed the stock: each part's answer is made again, then kept.
   for (const part of parts)
@@ -297,7 +297,7 @@ it('the journal clean-up of 250 parts at once finishes, and the next command is 
   // (data-layer.test.ts); the clean-up's batches keep a stock FerretDB given by MONGODB_URI safe.
   const parts: string[] = [];
   for (let i = 0; i < 250; i++) parts.push(await insertPart({ availableQty: 1000 }));
-  for (const part of parts) await placeOrder(caller, { partsId: part, qty: 100 }, rules());
+  for (const part of parts) await placeOrder(caller, { partId: part, quantity: 100 }, rules());
   const commands: string[] = [];
   mongoose.set('debug', (collection: string, method: string) => commands.push(`${collection}.${method}`));
   try {

@@ -44,7 +44,7 @@ beforeAll(async () => {
     MAX_OPEN_ORDERS: '0',
   });
   ({ customer, other, admin } = await cast(t.base, adminEmail));
-  partId = await insertPart({ qty: 1, availableQty: 1000 });
+  partId = await insertPart({ minOrderQty: 1, availableQty: 1000 });
   // customer: unpaid, paid, paid and shipped; other: unpaid (a name a spreadsheet would run), paid.
   const c1 = await place(customer);
   const c2 = await place(customer);

@@ -84,7 +84,7 @@ describe('POST /order', () => {
   });
 
   it('400s a quantity below the part minimum, naming qty, and leaves stock alone', async () => {
-    const partsId = await insertPart({ qty: 100, availableQty: 1000 });
+    const partsId = await insertPart({ minOrderQty: 100, availableQty: 1000 });
     const res = await call<Err>(t.base, 'POST', '/order', {
       token: customer.token,
       body: { partsId, qty: 99 },
@@ -232,7 +232,7 @@ describe('reading orders and shipping status', () => {
 
 describe('concurrency', () => {
   it('50 customers ordering 100 each on stock 1000: exactly 10 succeed, 40 get 409, stock ends at 0', async () => {
-    const partsId = await insertPart({ availableQty: 1000, qty: 100 });
+    const partsId = await insertPart({ availableQty: 1000, minOrderQty: 100 });
     const buyers: Account[] = [];
     // Sign-ups in small batches: the emulator is shared with other work on this machine.
     for (let i = 0; i < 50; i += 10) {
@@ -247,7 +247,7 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(40);
     expect(await stockOf(partsId)).toBe(0);
-    expect(await OrderModel.countDocuments({ partsId })).toBe(10);
+    expect(await OrderModel.countDocuments({ partId: partsId })).toBe(10);
   });
 
   it('concurrent restocks add up (no lost update), also while orders reserve stock', async () => {

@@ -217,7 +217,7 @@ describe('PUT /parts/:id', () => {
       availableQty: before?.availableQty,
       journal: before?.journal,
     });
-    expect(after).toMatchObject({ name: 'Edited Plug', qty: 120, priceCents: 550 });
+    expect(after).toMatchObject({ name: 'Edited Plug', minOrderQty: 120, priceCents: 550 });
   });
 
   it('409s a minimum or a price that the kept tiers do not fit, changing nothing', async () => {
@@ -260,7 +260,7 @@ describe('PUT /increaseQty/:id with tiers', () => {
     const refused = await asAdmin<Err>('PUT', `/increaseQty/${part._id}`, { newQuantity: 500 });
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/priceTiers start at 500 pcs/);
-    expect((await stored(part._id))?.qty).toBe(100);
+    expect((await stored(part._id))?.minOrderQty).toBe(100);
     const raised = await asAdmin<Part>('PUT', `/increaseQty/${part._id}`, { newQuantity: 499 });
     expect(raised.status).toBe(200);
     expect(raised.body.qty).toBe(499);

@@ -102,10 +102,15 @@ describe('dry run, row errors and apply', () => {
     expect(alpha).toMatchObject({
       text: 'Two lines,\r\nof text.',
       priceCents: 500,
-      qty: 10,
+      minOrderQty: 10,
       availableQty: 100,
     });
-    expect(await byName(c)).toMatchObject({ priceCents: 725, qty: 2, availableQty: 0, category: 'tools' });
+    expect(await byName(c)).toMatchObject({
+      priceCents: 725,
+      minOrderQty: 2,
+      availableQty: 0,
+      category: 'tools',
+    });
     expect(await byName(b)).toBeNull();
     // The catalogue (GET /parts, from its cache) shows the new part at once.
     const listed = await call<Part[]>(t.base, 'GET', `/parts?q=${encodeURIComponent(a)}`);
@@ -169,7 +174,7 @@ describe('the catalogue', () => {
 
 describe('updates by _id', () => {
   it('updates the parts whose row changed, leaves equal rows unchanged, and a re-apply is a no-op', async () => {
-    const id = await insertPart({ name: named('Editable'), price: 10, qty: 5, availableQty: 40 });
+    const id = await insertPart({ name: named('Editable'), price: 10, minOrderQty: 5, availableQty: 40 });
     const other = await insertPart({ name: named('Untouched'), availableQty: 7 });
     const { rows } = await exportFile();
     const row = rows.find((r) => r._id === id);
@@ -237,7 +242,7 @@ describe('updates by _id', () => {
 
 describe('restock', () => {
   it('adds pieces through the restock, with the stock invariant exact, once however often the file is applied', async () => {
-    const id = await insertPart({ name: named('Restockable'), qty: 10, availableQty: 100 });
+    const id = await insertPart({ name: named('Restockable'), minOrderQty: 10, availableQty: 100 });
     const order = await call<Order>(t.base, 'POST', '/order', {
       token: customer.token,
       body: { partsId: id, qty: 30 },

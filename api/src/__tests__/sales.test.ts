@@ -88,10 +88,10 @@ async function expected(days: number) {
     if (!byDay.has(day)) continue;
     const net = got(o.priceCents) - (o.refundedCents ?? 0);
     byDay.set(day, (byDay.get(day) ?? 0) + net);
-    const part = byPart.get(String(o.partsId)) ?? { qty: 0, cents: 0 };
+    const part = byPart.get(String(o.partId)) ?? { qty: 0, cents: 0 };
     part.cents += net;
-    if (net > 0) part.qty += o.qty;
-    byPart.set(String(o.partsId), part);
+    if (net > 0) part.qty += o.quantity;
+    byPart.set(String(o.partId), part);
   }
   return { dates, byDay, byPart, states };
 }
@@ -103,11 +103,16 @@ describe('GET /sales', () => {
   let low: string;
 
   beforeAll(async () => {
-    partA = await insertPart({ name: 'Sales brake pad', price: 2.5, qty: 100, availableQty: 100_000 });
-    partB = await insertPart({ name: 'Sales chain', price: 3.1, qty: 100, availableQty: 100_000 });
-    soldOut = await insertPart({ name: 'Sales sold-out mirror', qty: 100, availableQty: 40 });
-    low = await insertPart({ name: 'Sales low lever', qty: 100, availableQty: 250 });
-    await insertPart({ name: 'Sales plenty bolt', qty: 100, availableQty: 300 });
+    partA = await insertPart({
+      name: 'Sales brake pad',
+      price: 2.5,
+      minOrderQty: 100,
+      availableQty: 100_000,
+    });
+    partB = await insertPart({ name: 'Sales chain', price: 3.1, minOrderQty: 100, availableQty: 100_000 });
+    soldOut = await insertPart({ name: 'Sales sold-out mirror', minOrderQty: 100, availableQty: 40 });
+    low = await insertPart({ name: 'Sales low lever', minOrderQty: 100, availableQty: 250 });
+    await insertPart({ name: 'Sales plenty bolt', minOrderQty: 100, availableQty: 300 });
   });
 
   it('refuses anonymous callers (401), customers (403) and a bad number of days (400)', async () => {
@@ -216,7 +221,7 @@ describe('GET /sales', () => {
   });
 
   it('holds exactly the pieces of the unpaid orders, and a release gives them back', async () => {
-    const part = await insertPart({ name: 'Sales held hose', qty: 100, availableQty: 10_000 });
+    const part = await insertPart({ name: 'Sales held hose', minOrderQty: 100, availableQty: 10_000 });
     const first = await place(part, 100);
     await place(part, 300, other);
     await place(part, 200);

@@ -30,7 +30,7 @@ beforeAll(async () => {
     ['spork', 'Spork Tool', 'A camping tool for the road.', 'gear', 7, 1000],
   ] as const;
   for (const [key, name, text, category, price, availableQty] of parts) {
-    ids[key] = await insertPart({ name, text, category, price, availableQty, qty: 100 });
+    ids[key] = await insertPart({ name, text, category, price, availableQty, minOrderQty: 100 });
   }
 });
 afterAll(() => t.close());

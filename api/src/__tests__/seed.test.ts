@@ -31,7 +31,7 @@ it('is idempotent: a second run duplicates nothing and keeps stock changed since
     });
   }
   for (const p of parts) {
-    expect(p.qty).toBe(100);
+    expect(p.minOrderQty).toBe(100);
     expect(p.availableQty).toBeGreaterThanOrEqual(1000);
     expect(p.img).toBe(`/images/parts/${p.slug}.svg`);
   }

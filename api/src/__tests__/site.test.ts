@@ -32,7 +32,12 @@ function jsonLd(html: string): Record<string, unknown>[] {
 
 describe("a part page's head", () => {
   it('names the part: title, description, canonical link, Open Graph and a schema.org Product', async () => {
-    const id = await insertPart({ name: 'Brake lever "Pro" <R>', price: 7.5, qty: 100, availableQty: 900 });
+    const id = await insertPart({
+      name: 'Brake lever "Pro" <R>',
+      price: 7.5,
+      minOrderQty: 100,
+      availableQty: 900,
+    });
     const res = await call(t.base, 'GET', `/site/parts/${id}/head`, asShop);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

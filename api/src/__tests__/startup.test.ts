@@ -32,7 +32,7 @@ beforeAll(async () => {
         text: 'A part for the start-up test.',
         img: '/images/parts/test.svg',
         priceCents: 100 + i,
-        qty: 100,
+        minOrderQty: 100,
         availableQty: 1000,
         createdAt: now,
         updatedAt: now,

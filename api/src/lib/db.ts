@@ -25,7 +25,7 @@ export function mongooseOptions(env: Env): mongoose.ConnectOptions {
  * start and answer 503 on /health until the first connection succeeds.
  */
 export async function connectDb(env: Env, logger?: Logger, { retry = false } = {}): Promise<void> {
-  mongoose.set('strictQuery', true);
+  mongoose.set('strictQuery', 'throw');
   for (;;) {
     try {
       await mongoose.connect(env.MONGODB_URI, mongooseOptions(env));

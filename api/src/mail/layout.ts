@@ -11,7 +11,7 @@ export const usd = (cents: number) =>
 
 export interface MailLine {
   name: string;
-  qty: number;
+  quantity: number;
   unitCents: number;
   totalCents: number;
 }
@@ -34,7 +34,7 @@ export function render(body: MailBody): { subject: string; text: string; html: s
   const text: string[] = [body.greeting, '', ...body.paragraphs.flatMap((p) => [p, ''])];
   if (body.lines?.length) {
     for (const l of body.lines) {
-      text.push(`- ${l.name}: ${qtyText(l.qty)} × ${usd(l.unitCents)} = ${usd(l.totalCents)}`);
+      text.push(`- ${l.name}: ${qtyText(l.quantity)} × ${usd(l.unitCents)} = ${usd(l.totalCents)}`);
     }
     if (body.totalCents !== undefined) text.push(`Total: ${usd(body.totalCents)}`);
     text.push('');
@@ -48,7 +48,7 @@ export function render(body: MailBody): { subject: string; text: string; html: s
   const rows = (body.lines ?? [])
     .map(
       (l) =>
-        `<tr><td style="${cell}">${escapeHtml(l.name)}</td><td style="${cell}text-align:right">${qtyText(l.qty)}</td>` +
+        `<tr><td style="${cell}">${escapeHtml(l.name)}</td><td style="${cell}text-align:right">${qtyText(l.quantity)}</td>` +
         `<td style="${cell}text-align:right">${usd(l.unitCents)}</td><td style="${cell}text-align:right">${usd(l.totalCents)}</td></tr>`,
     )
     .join('');

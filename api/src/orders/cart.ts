@@ -56,10 +56,10 @@ export function cartLineOf(
   line: CartDoc['lines'][number],
   part: LinePart | undefined,
 ): CartLine & { unitPriceCents: number } {
-  const unitPriceCents = part ? unitPriceCentsOf(part, line.qty) : line.unitPriceCents;
+  const unitPriceCents = part ? unitPriceCentsOf(part, line.quantity) : line.unitPriceCents;
   const problem: CartProblemCode | undefined = !part
     ? 'deleted'
-    : part.availableQty < line.qty
+    : part.availableQty < line.quantity
       ? 'stock'
       : unitPriceCents !== line.unitPriceCents
         ? 'price'
@@ -68,11 +68,11 @@ export function cartLineOf(
     partId: line.partId,
     name: part?.name ?? 'A part no longer sold',
     img: part?.img ?? '',
-    qty: line.qty,
-    minQty: part?.qty ?? line.qty,
+    qty: line.quantity,
+    minQty: part?.minOrderQty ?? line.quantity,
     availableQty: part?.availableQty ?? 0,
     unitPrice: toDollars(unitPriceCents),
-    lineTotal: toDollars(unitPriceCents * line.qty),
+    lineTotal: toDollars(unitPriceCents * line.quantity),
     unitPriceCents,
     ...(problem ? { problem: { code: problem, message: PROBLEMS[problem](part) } } : {}),
   };
@@ -92,7 +92,7 @@ export async function getCart(caller: Caller): Promise<Cart> {
   };
 }
 
-type StoredLine = { partId: string; qty: number; unitPriceCents: number };
+type StoredLine = { partId: string; quantity: number; unitPriceCents: number };
 
 /**
  * Changes the customer's cart with `change` (the lines as read → the lines to store): one
@@ -135,22 +135,22 @@ async function updateCart(
 }
 
 /**
- * PUT /cart/lines/:partId: sets the line to `qty` pieces at today's price for that quantity, with
+ * PUT /cart/lines/:partId: sets the line to `quantity` pieces at today's price for that quantity, with
  * the spec's messages below the part's minimum and above its stock.
  */
-export async function setCartLine(caller: Caller, partId: string, qty: number): Promise<Cart> {
+export async function setCartLine(caller: Caller, partId: string, quantity: number): Promise<Cart> {
   assertCustomer(caller);
   const part = await PartModel.findOne({ _id: partId, ...ON_SALE }).lean<PartDoc>();
   if (!part) throw AppError.notFound('Part');
-  if (qty < part.qty) {
-    throw AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [
-      { path: 'qty', message: `must be at least ${part.qty}` },
+  if (quantity < part.minOrderQty) {
+    throw AppError.badRequest(`Minimum purchase quantity is ${part.minOrderQty}`, [
+      { path: 'qty', message: `must be at least ${part.minOrderQty}` },
     ]);
   }
-  if (qty > part.availableQty) {
+  if (quantity > part.availableQty) {
     throw AppError.conflict('You have reach our available stocks', { availableQty: part.availableQty });
   }
-  const line = { partId, qty, unitPriceCents: unitPriceCentsOf(part, qty) };
+  const line = { partId, quantity, unitPriceCents: unitPriceCentsOf(part, quantity) };
   let full = false;
   await updateCart(caller.uid, (lines) => {
     const at = lines.findIndex((l) => l.partId === partId);
@@ -170,11 +170,14 @@ export async function removeCartLine(caller: Caller, partId: string): Promise<Ca
 }
 
 /** Puts lines back in the cart (Order again), each at today's price; lines it cannot take are left out. */
-export async function refillCart(caller: Caller, lines: { partId: string; qty: number }[]): Promise<Cart> {
+export async function refillCart(
+  caller: Caller,
+  lines: { partId: string; quantity: number }[],
+): Promise<Cart> {
   assertCustomer(caller);
   for (const line of lines) {
     try {
-      await setCartLine(caller, line.partId, line.qty);
+      await setCartLine(caller, line.partId, line.quantity);
     } catch (err) {
       // A part gone, below its new minimum, short of stock or a full cart: the rest still go in.
       if (!(err instanceof AppError) || err.status >= 500) throw err;
@@ -189,12 +192,12 @@ export async function refillCart(caller: Caller, lines: { partId: string; qty: n
  */
 export async function clearCheckedOut(
   uid: string,
-  placed: { partId: string; qty: number }[],
+  placed: { partId: string; quantity: number }[],
   read: ReadCart | null,
 ): Promise<void> {
   await updateCart(
     uid,
-    (lines) => lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.qty === l.qty)),
+    (lines) => lines.filter((l) => !placed.some((p) => p.partId === l.partId && p.quantity === l.quantity)),
     read,
   );
 }

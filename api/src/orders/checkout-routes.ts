@@ -168,7 +168,7 @@ export function checkoutRoutes(routes: ApiRoutes, deps: RouteDeps): void {
       const doc = await checkoutFor(caller, ctx.state.input.params.id, { adminMaySee: false });
       ctx.body = await refillCart(
         caller,
-        doc.lines.map((l) => ({ partId: l.partId, qty: l.qty })),
+        doc.lines.map((l) => ({ partId: l.partId, quantity: l.quantity })),
       );
     },
   );

@@ -112,12 +112,12 @@ export async function flushNotes(): Promise<void> {
 interface LineStock {
   orderId: string;
   partId: string;
-  qty: number;
+  quantity: number;
 }
 const reservation = (line: LineStock) => ({
   _id: line.orderId,
-  partsId: line.partId,
-  qty: line.qty,
+  partId: line.partId,
+  quantity: line.quantity,
 });
 
 /** The wire shape of a checkout and the orders it placed. */
@@ -164,12 +164,12 @@ function lineOrder(
 ) {
   return {
     _id: line.orderId,
-    partsId: line.partId,
+    partId: line.partId,
     uid: doc.uid,
     user: doc.user,
     userName: doc.userName ?? '',
-    qty: line.qty,
-    Parts: line.partName,
+    quantity: line.quantity,
+    partName: line.partName,
     unitPriceCents: line.unitPriceCents,
     priceCents: line.priceCents,
     paid: paid !== undefined,
@@ -204,7 +204,7 @@ async function writeLineOrders(
         if ((err as { code?: unknown }).code !== 11000) throw err;
       }
     }
-    forgetMarks(line.partId, [plusMark(line.orderId, line.qty)]);
+    forgetMarks(line.partId, [plusMark(line.orderId, line.quantity)]);
   }
   return written;
 }
@@ -268,7 +268,7 @@ export async function placeCheckout(
         orderId: new Types.ObjectId().toHexString(),
         partId: l.partId,
         partName: l.name,
-        qty: l.qty,
+        quantity: l.qty,
         unitPriceCents: l.unitPriceCents,
         priceCents: l.unitPriceCents * l.qty,
       }));
@@ -296,7 +296,7 @@ export async function placeCheckout(
             const now = await partsById(short.map((l) => l.partId));
             const shortLines: CheckoutShortLine[] = short.map((l) => ({
               partId: l.partId,
-              requested: l.qty,
+              requested: l.quantity,
               availableQty: now.get(l.partId)?.availableQty ?? 0,
             }));
             throw AppError.conflict('Not enough stock for every line: nothing was reserved.', {

@@ -234,6 +234,6 @@ const OPEN_STATUSES = ['pending', 'shipped', 'disputed'] as const satisfies read
  * has `-id` beside its `+id` there.
  */
 export async function partHasOpenOrders(partId: string): Promise<boolean> {
-  if (await OrderModel.exists({ partsId: partId, status: { $in: OPEN_STATUSES } })) return true;
+  if (await OrderModel.exists({ partId, status: { $in: OPEN_STATUSES } })) return true;
   return stockInFlight(partId);
 }

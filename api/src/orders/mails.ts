@@ -18,8 +18,8 @@ async function nameOf(uid: string | null | undefined, fallback: string | null | 
 const hello = (name: string) => (name ? `Hello ${name},` : 'Hello,');
 
 const lineOfOrder = (o: OrderDoc): MailLine => ({
-  name: o.Parts ?? '',
-  qty: o.qty,
+  name: o.partName ?? '',
+  quantity: o.quantity,
   unitCents: o.unitPriceCents ?? 0,
   totalCents: o.priceCents ?? 0,
 });
@@ -55,7 +55,7 @@ function orderBody(o: OrderDoc, entry: OutboxEntry, name: string, shop: string):
       return {
         subject: `Your MotoParts order ${id} has shipped`,
         greeting,
-        paragraphs: [`Your ${o.qty.toLocaleString('en-US')} × ${o.Parts ?? ''} are on their way.`],
+        paragraphs: [`Your ${o.quantity.toLocaleString('en-US')} × ${o.partName ?? ''} are on their way.`],
         facts: [
           ...(o.carrier ? ([['Carrier', o.carrier]] as [string, string][]) : []),
           ...(o.trackingNumber ? ([['Tracking number', o.trackingNumber]] as [string, string][]) : []),
@@ -66,7 +66,9 @@ function orderBody(o: OrderDoc, entry: OutboxEntry, name: string, shop: string):
       return {
         subject: `Your MotoParts order ${id} was delivered`,
         greeting,
-        paragraphs: [`Your ${o.qty.toLocaleString('en-US')} × ${o.Parts ?? ''} were delivered. Ride safe!`],
+        paragraphs: [
+          `Your ${o.quantity.toLocaleString('en-US')} × ${o.partName ?? ''} were delivered. Ride safe!`,
+        ],
         action: myOrder,
       };
     case 'refunded': {
@@ -97,7 +99,7 @@ function checkoutBody(
   const id = String(c._id);
   const lines = c.lines.map((l) => ({
     name: l.partName,
-    qty: l.qty,
+    quantity: l.quantity,
     unitCents: l.unitPriceCents,
     totalCents: l.priceCents,
   }));

@@ -11,15 +11,17 @@ function requiredOnceHeld(this: { hold?: string }): boolean {
 
 const orderSchema = new Schema(
   {
-    partsId: { type: Schema.Types.ObjectId, required: true },
-    /** Product name at the time of the order (filled in with the price once stock is taken). */
-    Parts: { type: String, required: requiredOnceHeld },
+    /** The part ordered (`partsId` on the wire). */
+    partId: { type: Schema.Types.ObjectId, required: true },
+    /** Product name at the time of the order (`Parts` on the wire), set with the price when stock is taken. */
+    partName: { type: String, required: requiredOnceHeld },
     /** The buyer's Firebase uid: who the order belongs to. */
     uid: { type: String },
     /** Buyer email when ordering (shown in answers); never used to decide who may see the order. */
     user: { type: String, required: true },
     userName: { type: String, default: '' },
-    qty: { type: Number, required: true, min: 1 },
+    /** Pieces ordered (`qty` on the wire). */
+    quantity: { type: Number, required: true, min: 1 },
     unitPriceCents: { type: Number, required: requiredOnceHeld },
     priceCents: { type: Number, required: requiredOnceHeld },
     paid: { type: Boolean, required: true, default: false },
@@ -230,10 +232,10 @@ export type OrderDoc = InferSchemaType<typeof orderSchema> & { _id: Types.Object
  */
 export type OrderRow = Pick<
   OrderDoc,
-  | 'Parts'
+  | 'partName'
   | 'user'
   | 'userName'
-  | 'qty'
+  | 'quantity'
   | 'priceCents'
   | 'paid'
   | 'transactionId'
@@ -249,7 +251,7 @@ export type OrderRow = Pick<
   /** When Stripe confirmed the payment (a Date, or ms in a kept row). */
   paidAt?: Date | number | null;
   _id: unknown;
-  partsId: unknown;
+  partId: unknown;
   /** A document's Date, or the kept row's time in ms (a number is a sixth of a Date's memory). */
   createdAt?: Date | number | null;
 };
@@ -372,7 +374,7 @@ const checkoutLineSchema = new Schema(
     orderId: { type: String, required: true },
     partId: { type: String, required: true },
     partName: { type: String, required: true },
-    qty: { type: Number, required: true, min: 1 },
+    quantity: { type: Number, required: true, min: 1 },
     unitPriceCents: { type: Number, required: true },
     priceCents: { type: Number, required: true },
   },
@@ -457,7 +459,7 @@ export const CheckoutNoteModel = model('CheckoutNote', checkoutNoteSchema);
 const cartLineSchema = new Schema(
   {
     partId: { type: String, required: true },
-    qty: { type: Number, required: true, min: 1 },
+    quantity: { type: Number, required: true, min: 1 },
     unitPriceCents: { type: Number, required: true },
   },
   { _id: false },

@@ -1,5 +1,5 @@
 import { mailEntry, mailFields } from '../mail/outbox-model';
-import { ADMIN_CANNOT_ORDER, type Order, type OrderInput, unitPriceCentsOf } from '@motoparts/contracts';
+import { ADMIN_CANNOT_ORDER, type Order, unitPriceCentsOf } from '@motoparts/contracts';
 import { Types } from 'mongoose';
 import type { Caller } from '../http/context';
 import { AppError } from '../lib/app-error';
@@ -8,19 +8,19 @@ import { OrderModel, type OrderDoc } from './model';
 import { openSlots } from './open-slots';
 import { capRefusal, holdCapOf, type OrderRules } from './rules';
 import { forgetMarks, plusMark, takeStock, undoTake, withOrderBusy } from './stock';
-import { toOrder } from './wire';
+import { toOrder, type OrderRequest } from './wire';
 
 /**
  * Places an order. The server is the authority: the caller is the buyer, admins cannot buy, the
  * price comes from the part in integer cents, and stock is taken by one conditional update
- * (`availableQty >= qty` and `qty >= minimum` checked by the database in the same operation).
+ * (`availableQty >= quantity` and `quantity >= minOrderQty` checked by the database in the same operation).
  * Crash safety: the part's update records the order id in its journal in the same step that
  * takes the stock, and only then is the order written (orders/stock.ts). `orderId` lets an
  * Idempotency-Key retry reuse the id the first attempt chose.
  */
 export async function placeOrder(
   caller: Caller,
-  input: OrderInput,
+  input: OrderRequest,
   rules: OrderRules,
   orderId: string = new Types.ObjectId().toHexString(),
 ): Promise<Order> {
@@ -50,36 +50,36 @@ export async function placeOrder(
 /** The two placing steps: take the stock (recording `+id` on the part), then write the order. */
 async function reserveAndWrite(
   caller: Caller,
-  input: OrderInput,
+  input: OrderRequest,
   orderId: string,
   rules: OrderRules,
 ): Promise<Order> {
-  const mark = plusMark(orderId, input.qty);
-  let part = await takeStock({ _id: orderId, partsId: input.partsId, qty: input.qty });
+  const mark = plusMark(orderId, input.quantity);
+  let part = await takeStock({ _id: orderId, partId: input.partId, quantity: input.quantity });
   // Taken now, as opposed to by an earlier attempt under the same id (an Idempotency-Key retry
   // after a crash between the steps), whose `+id` is still on the part and counts as taken.
   const tookNow = part !== null;
   if (!part) {
-    const earlier = await PartModel.findById(input.partsId).lean<PartDoc>();
+    const earlier = await PartModel.findById(input.partId).lean<PartDoc>();
     // An archived part (deleted while orders pointed at it) takes no new orders.
     if (!earlier?.journal?.includes(mark)) throw refusal(input, earlier?.archived ? null : earlier);
     part = earlier;
   }
   const userName = (input.userName?.trim() || caller.name).slice(0, 120);
   // The quantity's tier price, from the same answer: the one pricing rule (contracts/src/pricing.ts).
-  const unitPriceCents = unitPriceCentsOf(part, input.qty);
+  const unitPriceCents = unitPriceCentsOf(part, input.quantity);
   try {
     // Name and price come from the part's own update (the authority), so placing costs no read.
     const doc = await OrderModel.create({
       _id: orderId,
-      partsId: input.partsId,
+      partId: input.partId,
       uid: caller.uid,
       user: caller.email,
       userName,
-      qty: input.qty,
-      Parts: part.name,
+      quantity: input.quantity,
+      partName: part.name,
       unitPriceCents,
-      priceCents: unitPriceCents * input.qty,
+      priceCents: unitPriceCents * input.quantity,
       paid: false,
       status: 'pending',
       hold: 'held',
@@ -91,7 +91,7 @@ async function reserveAndWrite(
     if ((err as { code?: unknown }).code !== 11000) throw err;
     // The id is taken: by this order, placed by an earlier attempt (then that is the answer), or
     // by the tombstone of a recovery pass that gave an earlier attempt's pieces back.
-    if (tookNow) await undoTake({ _id: orderId, partsId: input.partsId, qty: input.qty });
+    if (tookNow) await undoTake({ _id: orderId, partId: input.partId, quantity: input.quantity });
     const existing = await OrderModel.findById(orderId).lean<OrderDoc>();
     if (existing && existing.hold !== 'void' && existing.uid === caller.uid) return toOrder(existing, rules);
     throw AppError.unavailable('The order could not be completed. Please try again.');
@@ -99,11 +99,11 @@ async function reserveAndWrite(
 }
 
 /** Why the conditional update took nothing: unknown part, below the minimum, or not enough stock. */
-function refusal(input: OrderInput, part: PartDoc | null): AppError {
+function refusal(input: OrderRequest, part: PartDoc | null): AppError {
   if (!part) return AppError.notFound('Part');
-  if (input.qty < part.qty) {
-    return AppError.badRequest(`Minimum purchase quantity is ${part.qty}`, [
-      { path: 'qty', message: `must be at least ${part.qty}` },
+  if (input.quantity < part.minOrderQty) {
+    return AppError.badRequest(`Minimum purchase quantity is ${part.minOrderQty}`, [
+      { path: 'qty', message: `must be at least ${part.minOrderQty}` },
     ]);
   }
   return AppError.conflict(`Not enough stock: ${part.availableQty} pieces available.`, {

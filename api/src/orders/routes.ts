@@ -25,7 +25,7 @@ import { cancelOrder, setFulfilment } from './lifecycle';
 import { refundOrder } from './refunds';
 import { placeOrder } from './placing';
 import { orderRules } from './rules';
-import { ORDER_COLUMNS, orderCsvRow, toOrder } from './wire';
+import { fromOrderInput, ORDER_COLUMNS, orderCsvRow, toOrder } from './wire';
 import { orderIdParams, OrderSchema, placeOrderHeaders } from './validators';
 
 /** The answer for an address that no account holds now: no orders. */
@@ -60,7 +60,7 @@ export function orderRoutes(routes: ApiRoutes, deps: RouteDeps): void {
     rateLimited(limits, 'order', (state) => callerOf(state).uid),
     async (ctx) => {
       const caller = callerOf(ctx.state);
-      const input = ctx.state.input.body;
+      const input = fromOrderInput(ctx.state.input.body);
       const place = async (orderId?: string): Promise<Answer> => ({
         status: 201,
         body: await placeOrder(caller, input, rules, orderId),

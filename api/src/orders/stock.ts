@@ -7,13 +7,13 @@ import { openSlots } from './open-slots';
 /*
  * Crash-consistent stock (design and failure cases: api/README.md, "Stock that survives crashes").
  *
- * Invariant: for every part, availableQty + Σ qty of its live orders == stock received for it.
+ * Invariant: for every part, availableQty + Σ quantity of its live orders == stock received for it.
  * Every step is one single-document atomic update, made idempotent by a marker written in the same
  * update, and the order's `hold` says which step comes next:
  *
- *   place:   part: $inc −qty + push `+id` (only if `+id` absent) → order inserted `held`
+ *   place:   part: $inc −quantity + push `+id` (only if `+id` absent) → order inserted `held`
  *            → `+id` pulled from the part (batched, later)
- *   release: order `releasing` (conditional: unpaid, pending, held) → part: $inc +qty + push `-id`
+ *   release: order `releasing` (conditional: unpaid, pending, held) → part: $inc +quantity + push `-id`
  *            (only if `-id` absent) → order deleted (cancel) or `released`/`expired` → markers pulled
  *
  * A process that dies between the two placing steps leaves a `+id` with no order: `recoverOnce`
@@ -47,12 +47,12 @@ export async function withBusy<T>(ids: string[], fn: () => Promise<T>): Promise<
 export const isBusy = (id: string): boolean => busy.has(id);
 
 /** Journal entries carry the quantity, so an entry whose order vanished can still be undone. */
-export const plusMark = (orderId: string, qty: number) => `+${orderId}:${qty}`;
-export const minusMark = (orderId: string, qty: number) => `-${orderId}:${qty}`;
+export const plusMark = (orderId: string, quantity: number) => `+${orderId}:${quantity}`;
+export const minusMark = (orderId: string, quantity: number) => `-${orderId}:${quantity}`;
 
-function parseMark(mark: string): { sign: '+' | '-'; id: string; qty: number } | undefined {
+function parseMark(mark: string): { sign: '+' | '-'; id: string; quantity: number } | undefined {
   const m = /^([+-])([a-f0-9]{24}):(\d+)$/.exec(mark);
-  return m ? { sign: m[1] as '+' | '-', id: String(m[2]), qty: Number(m[3]) } : undefined;
+  return m ? { sign: m[1] as '+' | '-', id: String(m[2]), quantity: Number(m[3]) } : undefined;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function stockInFlight(partId: string): Promise<boolean> {
   const marks = new Set(part?.journal ?? []);
   for (const mark of marks) {
     const parsed = parseMark(mark);
-    if (parsed?.sign === '+' && !marks.has(minusMark(parsed.id, parsed.qty))) return true;
+    if (parsed?.sign === '+' && !marks.has(minusMark(parsed.id, parsed.quantity))) return true;
   }
   return false;
 }
@@ -135,8 +135,8 @@ export async function flushJournal(): Promise<void> {
 /** What the stock steps need of an order: its id, its part and how many pieces. */
 export interface Reservation {
   _id: string | Types.ObjectId;
-  partsId: string | Types.ObjectId;
-  qty: number;
+  partId: string | Types.ObjectId;
+  quantity: number;
 }
 
 /** When an order id was chosen (ObjectIds start with their creation time, in seconds). */
@@ -146,23 +146,23 @@ export function idTime(id: string): number {
 
 /** Takes the order's pieces and records `+id` in the same update; null when refused. */
 export async function takeStock(order: Reservation): Promise<PartDoc | null> {
-  const mark = plusMark(String(order._id), order.qty);
+  const mark = plusMark(String(order._id), order.quantity);
   return PartModel.findOneAndUpdate(
     {
-      _id: order.partsId,
-      availableQty: { $gte: order.qty },
-      qty: { $lte: order.qty },
+      _id: order.partId,
+      availableQty: { $gte: order.quantity },
+      minOrderQty: { $lte: order.quantity },
       journal: { $ne: mark },
       ...ON_SALE,
     },
-    { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
+    { $inc: { availableQty: -order.quantity }, $push: { journal: mark } },
     // No projection: FerretDB's findAndModify does not implement `fields`.
     { new: true },
   ).lean<PartDoc>();
 }
 
 /** The parts collection as the many-line take writes it: through the driver, in one command. */
-type StockDoc = { _id: Types.ObjectId; availableQty: number; qty: number; journal?: string[] };
+type StockDoc = { _id: Types.ObjectId; availableQty: number; minOrderQty: number; journal?: string[] };
 const stockDocs = () => PartModel.collection as unknown as mongo.Collection<StockDoc>;
 
 /**
@@ -172,21 +172,21 @@ const stockDocs = () => PartModel.collection as unknown as mongo.Collection<Stoc
  * catalogue is told of the stock change as a hook would tell it.
  */
 export async function takeStocks(orders: Reservation[]): Promise<Set<string>> {
-  const ids = orders.map((o) => String(o.partsId));
+  const ids = orders.map((o) => String(o.partId));
   try {
     const res = await stockDocs().bulkWrite(
       orders.map((order) => {
-        const mark = plusMark(String(order._id), order.qty);
+        const mark = plusMark(String(order._id), order.quantity);
         return {
           updateOne: {
             filter: {
-              _id: new Types.ObjectId(String(order.partsId)),
-              availableQty: { $gte: order.qty },
-              qty: { $lte: order.qty },
+              _id: new Types.ObjectId(String(order.partId)),
+              availableQty: { $gte: order.quantity },
+              minOrderQty: { $lte: order.quantity },
               journal: { $ne: mark },
               ...ON_SALE,
             },
-            update: { $inc: { availableQty: -order.qty }, $push: { journal: mark } },
+            update: { $inc: { availableQty: -order.quantity }, $push: { journal: mark } },
           },
         };
       }),
@@ -200,24 +200,26 @@ export async function takeStocks(orders: Reservation[]): Promise<Set<string>> {
     .find({ _id: { $in: ids.map((id) => new Types.ObjectId(id)) } }, { projection: { journal: 1 } })
     .toArray();
   const marks = new Set(journals.flatMap((p) => p.journal ?? []));
-  return new Set(orders.filter((o) => marks.has(plusMark(String(o._id), o.qty))).map((o) => String(o._id)));
+  return new Set(
+    orders.filter((o) => marks.has(plusMark(String(o._id), o.quantity))).map((o) => String(o._id)),
+  );
 }
 
 /** Undoes a reservation: gives the pieces back only if `+id` is there, pulling it in the same update. */
 export async function undoTake(order: Reservation): Promise<void> {
-  const mark = plusMark(String(order._id), order.qty);
+  const mark = plusMark(String(order._id), order.quantity);
   await PartModel.updateOne(
-    { _id: order.partsId, journal: mark },
-    { $inc: { availableQty: order.qty }, $pull: { journal: mark } },
+    { _id: order.partId, journal: mark },
+    { $inc: { availableQty: order.quantity }, $pull: { journal: mark } },
   );
 }
 
 /** Gives a releasing order's pieces back once: the update also records `-id`, and needs it absent. */
-export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>): Promise<void> {
-  const mark = minusMark(String(order._id), order.qty);
+export async function giveBack(order: Pick<OrderDoc, '_id' | 'partId' | 'quantity'>): Promise<void> {
+  const mark = minusMark(String(order._id), order.quantity);
   await PartModel.updateOne(
-    { _id: order.partsId, journal: { $ne: mark } },
-    { $inc: { availableQty: order.qty }, $push: { journal: mark } },
+    { _id: order.partId, journal: { $ne: mark } },
+    { $inc: { availableQty: order.quantity }, $push: { journal: mark } },
   );
 }
 
@@ -226,7 +228,7 @@ export async function giveBack(order: Pick<OrderDoc, '_id' | 'partsId' | 'qty'>)
  * refunded order it already is (orders/refunds.ts: its pieces came back after the refund).
  */
 export async function finishRelease(
-  order: Pick<OrderDoc, '_id' | 'partsId' | 'qty' | 'uid' | 'user' | 'releaseTo'>,
+  order: Pick<OrderDoc, '_id' | 'partId' | 'quantity' | 'uid' | 'user' | 'releaseTo'>,
 ): Promise<void> {
   const id = String(order._id);
   if (order.releaseTo === 'expired') {
@@ -245,7 +247,7 @@ export async function finishRelease(
   } else {
     await OrderModel.deleteOne({ _id: id });
   }
-  forgetMarks(String(order.partsId), [plusMark(id, order.qty), minusMark(id, order.qty)]);
+  forgetMarks(String(order.partId), [plusMark(id, order.quantity), minusMark(id, order.quantity)]);
   await openSlots().release(order.uid ?? order.user, id);
   await OrderReleaseModel.deleteOne({ _id: id });
 }
@@ -300,15 +302,15 @@ export async function releaseOrder(
  * Writes the `void` tombstone for an order id whose stock the pass is about to give back; false
  * when an order with that id exists after all (its request got there first).
  */
-async function voidOrder(id: string, partsId: unknown, qty: number): Promise<boolean> {
+async function voidOrder(id: string, partId: unknown, quantity: number): Promise<boolean> {
   const now = new Date();
   try {
     // Written raw: a tombstone has none of an order's required fields.
     await OrderModel.collection.insertOne({
       _id: new Types.ObjectId(id),
       hold: 'void',
-      partsId,
-      qty,
+      partId,
+      quantity,
       createdAt: now,
       updatedAt: now,
     });
@@ -389,7 +391,7 @@ export async function recoverOnce({
         await openSlots().release(order.uid ?? order.user, id);
         report.undone += 1;
         log?.warn(
-          { orderId: id, partId: String(order.partsId), qty: order.qty },
+          { orderId: id, partId: String(order.partId), quantity: order.quantity },
           'recovery: undid an unfinished order',
         );
       } else {
@@ -417,14 +419,14 @@ export async function recoverOnce({
         pull.push(mark);
         continue;
       }
-      const { sign, id, qty } = parsed;
+      const { sign, id, quantity } = parsed;
       if (busy.has(id)) continue;
       const order = await OrderModel.findById(id, { hold: 1, updatedAt: 1 }).lean<OrderDoc>();
       if (order && order.updatedAt && order.updatedAt > cutoff) continue;
       const placed = order && order.hold !== 'void';
       if (sign === '+') {
         if (placed && order.hold !== 'reserving') pull.push(mark);
-        else if (!order && marks.includes(minusMark(id, qty))) pull.push(mark);
+        else if (!order && marks.includes(minusMark(id, quantity))) pull.push(mark);
         else if (!placed) {
           // Stock taken for an order that was never written: its request died between the two
           // placing steps, or (another process, shared database) is still between them. Only ids
@@ -437,15 +439,15 @@ export async function recoverOnce({
             // cancelled order and stay there if the pass died before taking it away again.
             const stillTaken = await PartModel.exists({
               _id: part._id,
-              journal: { $all: [mark], $nin: [minusMark(id, qty)] },
+              journal: { $all: [mark], $nin: [minusMark(id, quantity)] },
             });
-            if (!stillTaken || !(await voidOrder(id, part._id, qty))) continue;
+            if (!stillTaken || !(await voidOrder(id, part._id, quantity))) continue;
           }
           // Only if `-id` is still absent in the same update: a cancellation that completed
           // since the journal was read has already given these pieces back.
           const res = await PartModel.updateOne(
-            { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, qty)] } },
-            { $inc: { availableQty: qty }, $pull: { journal: mark } },
+            { _id: part._id, journal: { $all: [mark], $nin: [minusMark(id, quantity)] } },
+            { $inc: { availableQty: quantity }, $pull: { journal: mark } },
           );
           if (res.modifiedCount === 0) {
             // Nothing to give back after all (cancelled since the journal was read, or a crash
@@ -456,14 +458,14 @@ export async function recoverOnce({
           }
           report.orphansReturned += 1;
           log?.error(
-            { orderId: id, partId: String(part._id), qty },
+            { orderId: id, partId: String(part._id), quantity },
             'recovery: returned the stock of a vanished order',
           );
         }
       } else if (!order || order.hold !== 'releasing') {
         // `-id` goes only with (or after) its `+id`: a `+id` left alone would read as pieces
         // taken for an order that was never written, and be given back a second time.
-        const plus = plusMark(id, qty);
+        const plus = plusMark(id, quantity);
         if (!marks.includes(plus) || pull.includes(plus)) pull.push(mark);
       }
     }

@@ -63,11 +63,11 @@ function shared<T extends string | null | undefined>(text: T): T {
 function rowOf(doc: OrderDoc, id = String(doc._id)): OrderRow {
   const row: OrderRow = {
     _id: id,
-    partsId: shared(String(doc.partsId)),
-    Parts: shared(doc.Parts),
+    partId: shared(String(doc.partId)),
+    partName: shared(doc.partName),
     user: shared(doc.user),
     userName: shared(doc.userName),
-    qty: doc.qty,
+    quantity: doc.quantity,
     priceCents: doc.priceCents,
     paid: doc.paid,
     status: shared(doc.status),

@@ -1,7 +1,24 @@
-import type { Order, OrderEvent } from '@motoparts/contracts';
+import type { Order, OrderEvent, OrderInput } from '@motoparts/contracts';
 import { toDollars } from '../lib/money';
 import type { OrderRow } from './model';
 import type { OrderRules } from './rules';
+
+/** What POST /order asks for, in the code's names (the spec's `Parts` and `price` are recomputed). */
+export interface OrderRequest {
+  partId: string;
+  quantity: number;
+  userName?: string;
+  /** The buyer's email as sent: it must be the caller's own. */
+  user?: string;
+}
+
+/** POST /order's body as the code names it. */
+export const fromOrderInput = (input: OrderInput): OrderRequest => ({
+  partId: input.partsId,
+  quantity: input.qty,
+  ...(input.userName !== undefined ? { userName: input.userName } : {}),
+  ...(input.user !== undefined ? { user: input.user } : {}),
+});
 
 /**
  * An order as the API answers it (the spec's wire shape: `partsId`, `Parts`, `qty`, `price` in
@@ -14,11 +31,11 @@ export function toOrder(doc: OrderRow, rules?: Pick<OrderRules, 'holdMs'>): Orde
       : undefined;
   return {
     _id: String(doc._id),
-    partsId: String(doc.partsId),
-    Parts: doc.Parts ?? '',
+    partsId: String(doc.partId),
+    Parts: doc.partName ?? '',
     user: doc.user,
     userName: doc.userName ?? '',
-    qty: doc.qty,
+    qty: doc.quantity,
     price: toDollars(doc.priceCents ?? 0),
     paid: doc.paid,
     ...(doc.transactionId ? { transactionId: doc.transactionId } : {}),

@@ -275,10 +275,15 @@ export class PartCatalogue extends CatalogCache {
       (snap) => [...snap.byId.values()].map((entry) => entry.part),
       async () =>
         (
-          await PartModel.find(ON_SALE, { name: 1, qty: 1, availableQty: 1 }).lean<
-            Pick<PartDoc, '_id' | 'name' | 'qty' | 'availableQty'>[]
+          await PartModel.find(ON_SALE, { name: 1, minOrderQty: 1, availableQty: 1 }).lean<
+            Pick<PartDoc, '_id' | 'name' | 'minOrderQty' | 'availableQty'>[]
           >()
-        ).map((d) => ({ _id: String(d._id), name: d.name, qty: d.qty, availableQty: d.availableQty })),
+        ).map((d) => ({
+          _id: String(d._id),
+          name: d.name,
+          qty: d.minOrderQty,
+          availableQty: d.availableQty,
+        })),
     );
     return value;
   }

@@ -29,8 +29,8 @@ const partSchema = new Schema(
     img: { type: String, required: true },
     /** Unit price in integer cents: no float drift when multiplied by a quantity. */
     priceCents: { type: Number, required: true, min: 1 },
-    /** Minimum purchase quantity. */
-    qty: { type: Number, required: true, min: 1 },
+    /** Minimum purchase quantity (`qty` on the wire). */
+    minOrderQty: { type: Number, required: true, min: 1 },
     /** Stock. Only ever changed with conditional, single-document $inc updates. */
     availableQty: { type: Number, required: true, min: 0 },
     /**
@@ -43,7 +43,7 @@ const partSchema = new Schema(
     /** Department; parts stored before categories existed read as the default (parts/service.ts). */
     category: { type: String, enum: PART_CATEGORIES, default: DEFAULT_PART_CATEGORY },
     /**
-     * Volume prices, ascending by `fromQty` (each above `qty`) with falling prices (each below
+     * Volume prices, ascending by `fromQty` (each above `minOrderQty`) with falling prices (each below
      * `priceCents`), as the contract validates them; absent when the part has none. Guards that
      * keep them valid against a new minimum or price read the first tier only, which the order
      * makes sufficient (parts/service.ts).
@@ -84,7 +84,7 @@ clearRehostFailureOnNewImg(partSchema);
 /** Part fields whose change never moves a part between list pages, re-sorts a list or changes a total. */
 const IN_PLACE_FIELDS = new Set([
   'availableQty',
-  'qty',
+  'minOrderQty',
   'text',
   'img',
   'imgClaimUntil',

@@ -27,7 +27,7 @@ export function toPart(doc: PartDoc): Part {
     text: doc.text,
     img: doc.img,
     price: toDollars(doc.priceCents),
-    qty: doc.qty,
+    qty: doc.minOrderQty,
     availableQty: doc.availableQty,
     category: categoryOf(doc.category),
     // Only parts that have tiers carry the field, so the answers of the others are unchanged.
@@ -216,12 +216,12 @@ async function listPage(query: PartListQuery): Promise<{ items: Part[]; total: n
   const sort = mongoSort(sortKeyOf(query));
   const start = (query.page - 1) * query.limit;
   if (query.inStock !== undefined) {
-    // "In stock" compares two fields (availableQty ≥ qty); FerretDB v1 implements no $expr, so
+    // "In stock" compares two fields (availableQty ≥ minOrderQty); FerretDB v1 implements no $expr, so
     // the comparison runs here over one cursor of the other conditions' matches, in list order.
     const items: Part[] = [];
     let total = 0;
     for await (const doc of PartModel.find(filter).sort(sort).lean<PartDoc>().cursor()) {
-      if (isInStock(doc) !== query.inStock) continue;
+      if (isInStock({ qty: doc.minOrderQty, availableQty: doc.availableQty }) !== query.inStock) continue;
       if (total >= start && items.length < query.limit) items.push(toPart(doc));
       total++;
     }
@@ -252,7 +252,7 @@ export async function createPart(input: PartInput): Promise<Part> {
         text: input.text,
         img: input.img,
         priceCents: toCents(input.price),
-        qty: input.qty,
+        minOrderQty: input.qty,
         availableQty: input.availableQty,
         category: input.category,
         ...(input.priceTiers?.length ? { priceTiers: storedTiers(input.priceTiers) } : {}),
@@ -266,13 +266,13 @@ export async function createPart(input: PartInput): Promise<Part> {
 }
 
 /**
- * A filter that matches a part only while its stored tiers (if any) start above `qty` and, when
+ * A filter that matches a part only while its stored tiers (if any) start above `minOrderQty` and, when
  * given, cost less than `priceCents`. Stored tiers ascend in quantity and fall in price, so the
  * first tier decides. It is addressed by index (`priceTiers.0.…`): the embedded FerretDB matches
  * that as MongoDB does, but not a `$not` or `$elemMatch` through the array.
  */
-function tiersStayValid(qty: number, priceCents?: number): Record<string, unknown> {
-  const first: Record<string, unknown> = { 'priceTiers.0.fromQty': { $gt: qty } };
+function tiersStayValid(minOrderQty: number, priceCents?: number): Record<string, unknown> {
+  const first: Record<string, unknown> = { 'priceTiers.0.fromQty': { $gt: minOrderQty } };
   if (priceCents !== undefined) first['priceTiers.0.priceCents'] = { $lt: priceCents };
   return { $or: [{ 'priceTiers.0': { $exists: false } }, first] };
 }
@@ -303,7 +303,7 @@ export async function editPart(id: string, edit: PartEdit): Promise<Part> {
     text: edit.text,
     img: edit.img,
     priceCents,
-    qty: edit.qty,
+    minOrderQty: edit.qty,
   };
   if (edit.category) set.category = edit.category;
   const update: Record<string, unknown> = { $set: set };
@@ -395,17 +395,17 @@ export async function setMinimumQty(
   const guard = direction === 'increase' ? { $lte: newQuantity } : { $gte: newQuantity };
   const filter =
     direction === 'increase'
-      ? { ...tiersStayValid(newQuantity), _id: id, qty: guard }
-      : { _id: id, qty: guard };
+      ? { ...tiersStayValid(newQuantity), _id: id, minOrderQty: guard }
+      : { _id: id, minOrderQty: guard };
   const doc = await PartModel.findOneAndUpdate(
     filter,
-    { $set: { qty: newQuantity } },
+    { $set: { minOrderQty: newQuantity } },
     { new: true },
   ).lean<PartDoc>();
   if (doc) return toPart(doc);
   const current = await PartModel.findById(id).lean<PartDoc>();
   if (!current) throw AppError.notFound('Part');
-  if (direction === 'increase' && current.qty <= newQuantity) {
+  if (direction === 'increase' && current.minOrderQty <= newQuantity) {
     throw tiersConflict(current, 'Change the tiers first (PUT /parts/:id).');
   }
   throw AppError.conflict(

@@ -19,9 +19,9 @@ const SEVERITY: Record<StockLevel | 'ok', number> = { ok: 0, low: 1, soldOut: 2 
 /** A part's outbox keeps its latest entries only: alerts are queued as long as it sells. */
 const KEEP = 10;
 
-export function stockLevel(part: Pick<PartDoc, 'availableQty' | 'qty'>, factor: number): StockLevel | 'ok' {
-  if (part.availableQty < part.qty) return 'soldOut';
-  if (part.availableQty < part.qty * factor) return 'low';
+export function stockLevel(availableQty: number, minOrderQty: number, factor: number): StockLevel | 'ok' {
+  if (availableQty < minOrderQty) return 'soldOut';
+  if (availableQty < minOrderQty * factor) return 'low';
   return 'ok';
 }
 
@@ -30,16 +30,16 @@ export async function checkStock(id: string, factor: number): Promise<void> {
   // An archived part is restocked by nobody: its level no longer concerns the admins.
   const part = await PartModel.findOne(
     { _id: id, ...ON_SALE },
-    { availableQty: 1, qty: 1, stockAlert: 1 },
+    { availableQty: 1, minOrderQty: 1, stockAlert: 1 },
   ).lean<PartDoc>();
   if (!part) return;
-  const level = stockLevel(part, factor);
+  const level = stockLevel(part.availableQty, part.minOrderQty, factor);
   const told = part.stockAlert ?? 'ok';
   if (level === told) return;
   const filter = {
     _id: part._id,
     availableQty: part.availableQty,
-    qty: part.qty,
+    minOrderQty: part.minOrderQty,
     stockAlert: part.stockAlert ?? { $exists: false },
   };
   if (SEVERITY[level] < SEVERITY[told]) {
@@ -83,9 +83,12 @@ export function watchStock(factor: number, log: Logger): { ready: Promise<void>;
     timer ??= setTimeout(() => void flush(), 200);
   });
   const ready = (async () => {
-    const parts = await PartModel.find(ON_SALE, { availableQty: 1, qty: 1, stockAlert: 1 }).lean<PartDoc[]>();
+    const parts = await PartModel.find(ON_SALE, { availableQty: 1, minOrderQty: 1, stockAlert: 1 }).lean<
+      PartDoc[]
+    >();
     for (const part of parts) {
-      if (stockLevel(part, factor) !== (part.stockAlert ?? 'ok')) await checkStock(String(part._id), factor);
+      if (stockLevel(part.availableQty, part.minOrderQty, factor) !== (part.stockAlert ?? 'ok'))
+        await checkStock(String(part._id), factor);
     }
   })().catch((err: unknown) =>
     log.warn({ err: (err as Error).message }, 'stock alerts not checked at start'),
@@ -114,8 +117,8 @@ export function stockAlertSource(shop: string, adminEmails: readonly string[]): 
         greeting: 'Hello,',
         paragraphs: [
           soldOut
-            ? `${part.name} is sold out: ${part.availableQty.toLocaleString('en-US')} pieces left, less than its minimum order of ${part.qty.toLocaleString('en-US')}.`
-            : `${part.name} is running low: ${part.availableQty.toLocaleString('en-US')} pieces left, with a minimum order of ${part.qty.toLocaleString('en-US')}.`,
+            ? `${part.name} is sold out: ${part.availableQty.toLocaleString('en-US')} pieces left, less than its minimum order of ${part.minOrderQty.toLocaleString('en-US')}.`
+            : `${part.name} is running low: ${part.availableQty.toLocaleString('en-US')} pieces left, with a minimum order of ${part.minOrderQty.toLocaleString('en-US')}.`,
           'Restock it from Manage Products.',
         ],
         action: { label: 'Manage Products', url: `${shop}/dashboard/manageProduct` },

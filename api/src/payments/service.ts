@@ -45,7 +45,7 @@ export async function createPaymentIntent(
       {
         amount: order.priceCents ?? 0,
         currency: 'usd',
-        description: `MotoParts order ${orderId}: ${order.qty} × ${order.Parts}`,
+        description: `MotoParts order ${orderId}: ${order.quantity} × ${order.partName}`,
         metadata: { orderId, user: order.user },
         receipt_email: order.user,
       },

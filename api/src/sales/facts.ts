@@ -6,7 +6,7 @@ export interface OrderFact {
   partId: string;
   /** The part's name when the order was placed. */
   name: string;
-  qty: number;
+  quantity: number;
   priceCents: number;
   refundedCents: number;
   paid: boolean;
@@ -26,9 +26,9 @@ export interface OrderFact {
 
 /** The fields a fact is made of: what the reads ask the database for. */
 export const FACT_FIELDS = {
-  partsId: 1,
-  Parts: 1,
-  qty: 1,
+  partId: 1,
+  partName: 1,
+  quantity: 1,
   priceCents: 1,
   refundedCents: 1,
   paid: 1,
@@ -43,9 +43,9 @@ export const FACT_FIELDS = {
 export type FactDoc = Pick<
   OrderDoc,
   | '_id'
-  | 'partsId'
-  | 'Parts'
-  | 'qty'
+  | 'partId'
+  | 'partName'
+  | 'quantity'
   | 'priceCents'
   | 'refundedCents'
   | 'paid'
@@ -76,9 +76,9 @@ export function factOf(doc: FactDoc): OrderFact | undefined {
   const placedAt = doc.createdAt ? new Date(doc.createdAt).getTime() : 0;
   const fact: OrderFact = {
     id: String(doc._id),
-    partId: shared(String(doc.partsId)),
-    name: shared(doc.Parts ?? ''),
-    qty: doc.qty,
+    partId: shared(String(doc.partId)),
+    name: shared(doc.partName ?? ''),
+    quantity: doc.quantity,
     priceCents: doc.priceCents ?? 0,
     refundedCents: doc.refundedCents ?? 0,
     paid: doc.paid,

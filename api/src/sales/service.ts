@@ -70,22 +70,22 @@ export async function salesOverview(src: SalesSources, days: number, now = Date.
   const { paid, placed, holding } = await src.reads.window(from, to);
 
   const dayCents = new Array<number>(days).fill(0);
-  const sold = new Map<string, { name: string; qty: number; cents: number }>();
+  const sold = new Map<string, { name: string; quantity: number; cents: number }>();
   for (const f of paid) {
     const day = dayIndex(window, f.paidAt);
     if (day < 0) continue;
     const cents = netCents(f);
     dayCents[day] = (dayCents[day] as number) + cents;
     let part = sold.get(f.partId);
-    if (!part) sold.set(f.partId, (part = { name: f.name, qty: 0, cents: 0 }));
+    if (!part) sold.set(f.partId, (part = { name: f.name, quantity: 0, cents: 0 }));
     // Pieces of an order whose whole amount went back were not sold.
-    if (cents > 0) part.qty += f.qty;
+    if (cents > 0) part.quantity += f.quantity;
     part.cents += cents;
   }
   const top = firstOf(
     sold.entries(),
     TOP_PARTS,
-    ([idA, a], [idB, b]) => b.cents - a.cents || b.qty - a.qty || byName(idA, idB),
+    ([idA, a], [idB, b]) => b.cents - a.cents || b.quantity - a.quantity || byName(idA, idB),
     ([, p]) => p.cents > 0,
   );
 
@@ -96,7 +96,7 @@ export async function salesOverview(src: SalesSources, days: number, now = Date.
   for (const f of holding) {
     let part = heldBy.get(f.partId);
     if (!part) heldBy.set(f.partId, (part = { name: f.name, pieces: 0, orders: [] }));
-    part.pieces += f.qty;
+    part.pieces += f.quantity;
     part.orders.push(f);
   }
   const held = firstOf(
@@ -113,7 +113,7 @@ export async function salesOverview(src: SalesSources, days: number, now = Date.
   const low: { p: PartStock; level: 'soldOut' | 'low' }[] = [];
   for (const p of await src.parts()) {
     if (names.has(p._id)) names.set(p._id, p.name);
-    const level = stockLevel(p, src.lowStockFactor);
+    const level = stockLevel(p.availableQty, p.qty, src.lowStockFactor);
     if (level !== 'ok') low.push({ p, level });
   }
   low.sort(
@@ -133,7 +133,7 @@ export async function salesOverview(src: SalesSources, days: number, now = Date.
     topParts: top.map(([partId, p]) => ({
       partId,
       name: nameOf(partId, p.name),
-      qty: p.qty,
+      qty: p.quantity,
       revenue: toDollars(p.cents),
     })),
     lowStock: low.slice(0, MAX_LOW_STOCK).map(({ p, level }) => ({
@@ -154,7 +154,7 @@ export async function salesOverview(src: SalesSources, days: number, now = Date.
         .slice(0, MAX_HELD_ORDERS)
         .map((f) => ({
           orderId: f.id,
-          qty: f.qty,
+          qty: f.quantity,
           user: f.user,
           placedAt: new Date(f.placedAt).toISOString(),
           ...(f.checkoutId ? { checkoutId: f.checkoutId } : {}),

@@ -245,8 +245,8 @@ interface RawPart {
 }
 interface RawOrder {
   _id: mongoose.Types.ObjectId;
-  partsId: mongoose.Types.ObjectId;
-  qty: number;
+  partId: mongoose.Types.ObjectId;
+  quantity: number;
   hold?: string;
   status: string;
 }
@@ -267,7 +267,7 @@ export async function readStock(dbUri: string): Promise<{ parts: RawPart[]; orde
 }
 
 /**
- * `availableQty + Σ qty of live orders == received` for every part, and no order left in a
+ * `availableQty + Σ quantity of live orders == received` for every part, and no order left in a
  * transient hold. Returns the list of problems (empty when it holds).
  */
 export function invariantProblems(
@@ -281,7 +281,7 @@ export function invariantProblems(
       problems.push(`order ${String(o._id)} is ${o.hold}`);
     // Released, expired and tombstones (`void`: an id whose stock went back) hold no stock.
     if (o.hold === 'released' || o.hold === 'void' || o.status === 'expired') continue;
-    live.set(String(o.partsId), (live.get(String(o.partsId)) ?? 0) + o.qty);
+    live.set(String(o.partId), (live.get(String(o.partId)) ?? 0) + o.quantity);
   }
   for (const p of parts) {
     const id = String(p._id);
@@ -311,7 +311,7 @@ export async function seedParts(dbUri: string): Promise<Map<string, number>> {
           text: 'A part for the fault tests.',
           img: '/images/parts/test.svg',
           priceCents: 1000 + i,
-          qty: 100,
+          minOrderQty: 100,
           availableQty: stock,
           createdAt: new Date(),
           updatedAt: new Date(),

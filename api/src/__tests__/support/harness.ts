@@ -149,7 +149,7 @@ export async function insertPart(
   overrides: Partial<{
     name: string;
     price: number;
-    qty: number;
+    minOrderQty: number;
     availableQty: number;
     text: string;
     category: PartCategory;
@@ -165,7 +165,7 @@ export async function insertPart(
     text: overrides.text ?? 'A part used by the tests.',
     img: '/images/parts/test.svg',
     priceCents: toCents(overrides.price ?? 12.5),
-    qty: overrides.qty ?? 100,
+    minOrderQty: overrides.minOrderQty ?? 100,
     availableQty: overrides.availableQty ?? 1000,
     ...(overrides.category ? { category: overrides.category } : {}),
   });
