@@ -1,9 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Part } from '@motoparts/contracts';
-import { api } from '../support/api';
 import { API_URL } from '../support/env';
-import { adminToken, deletePart, hasHorizontalScroll, riderSession } from './storefront-helpers';
+import { createTestPart, deletePart, hasHorizontalScroll, riderSession } from './storefront-helpers';
 
 /** Parts of our own; a unique word in every name lets a search find exactly them. */
 const RUN = `Cat${Date.now().toString(36)}`;
@@ -11,15 +10,12 @@ const created: string[] = [];
 
 async function makePart(
   name: string,
-  fields: Partial<Pick<Part, 'availableQty' | 'price' | 'category' | 'img'>> = {},
+  { availableQty = 500, ...fields }: Partial<Pick<Part, 'availableQty' | 'price' | 'category' | 'img'>> = {},
 ): Promise<Part> {
-  const { part } = await api<{ part: Part }>('POST', '/parts', await adminToken(), {
-    name,
+  const part = await createTestPart(availableQty, name, {
     text: `Made by the catalogue tests (${RUN}).`,
     img: '/images/parts/steel-rear-sprocket-42t.svg',
     price: 3.25,
-    qty: 100,
-    availableQty: 500,
     ...fields,
   });
   created.push(part._id);

@@ -37,6 +37,7 @@ export async function adminToken(): Promise<string> {
 export async function createTestPart(
   availableQty: number,
   name = `E2E Test Part ${Date.now()}`,
+  fields: Partial<Pick<Part, 'text' | 'img' | 'price' | 'category'>> = {},
 ): Promise<Part> {
   const token = await adminToken();
   const { part } = await api<{ part: Part }>('POST', '/parts', token, {
@@ -46,6 +47,7 @@ export async function createTestPart(
     price: 2.5,
     qty: 100,
     availableQty,
+    ...fields,
   });
   return part;
 }

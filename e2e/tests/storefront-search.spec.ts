@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Part } from '@motoparts/contracts';
-import { api } from '../support/api';
-import { adminToken, deletePart, hasHorizontalScroll, riderSession } from './storefront-helpers';
+import { createTestPart, deletePart, hasHorizontalScroll, riderSession } from './storefront-helpers';
 
 /**
  * The catalogue's search as a shopper on a phone or a desktop uses it: a misspelled search still
@@ -13,15 +12,12 @@ const created: string[] = [];
 
 async function makePart(
   name: string,
-  fields: Partial<Pick<Part, 'availableQty' | 'price' | 'category'>> = {},
-) {
-  const { part } = await api<{ part: Part }>('POST', '/parts', await adminToken(), {
-    name,
+  { availableQty = 500, ...fields }: Partial<Pick<Part, 'availableQty' | 'price' | 'category'>> = {},
+): Promise<Part> {
+  const part = await createTestPart(availableQty, name, {
     text: `Made by the search tests (${RUN}).`,
     img: '/images/parts/steel-rear-sprocket-42t.svg',
     price: 19.5,
-    qty: 100,
-    availableQty: 500,
     ...fields,
   });
   created.push(part._id);
