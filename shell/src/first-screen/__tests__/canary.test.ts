@@ -77,6 +77,9 @@ test('a browser on the canary keeps the stable URL to fall back to; the other re
   );
   expect(stayed.remotes).toEqual(config().remotes);
   expect(stayed.stableRemotes).toEqual({});
+  // The canary's share is the draws in [0, percent): 10 % of them, not one more.
+  const edge = assignCanary(config({ dashboard: { url: CANARY, percent: 10 } }), memoryStorage(), () => 0.1);
+  expect(edge.remotes.dashboard).toBe(STABLE);
 });
 
 test('the draw is sticky: later loads keep the first one, whatever they would draw', () => {
