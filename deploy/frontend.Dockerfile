@@ -49,7 +49,9 @@ USER root
 RUN apk add --no-cache libstdc++
 COPY --from=node:24-alpine /usr/local/bin/node /usr/local/bin/node
 COPY scripts/csp.mjs /opt/motoparts/csp.mjs
+COPY scripts/site-config.mjs /opt/motoparts/site-config.mjs
 COPY --chmod=755 deploy/service-token.envsh /docker-entrypoint.d/18-service-token.envsh
+COPY --chmod=755 deploy/site-config.envsh /docker-entrypoint.d/17-site-config.envsh
 COPY --chmod=755 deploy/csp.envsh /docker-entrypoint.d/19-csp.envsh
 COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html
 USER 101

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { ROOT, SLICES, formatReport } from './api-calls.mjs';
 import { log } from './services.mjs';
 import { exec } from './stack.mjs';
+import contractCheck from './webpack/contract.cjs';
+import ownCopy from './webpack/own-copy.cjs';
 
 const dashes = process.argv.indexOf('--');
 const args = dashes === -1 ? process.argv.slice(2) : process.argv.slice(2, dashes);
@@ -82,12 +84,30 @@ try {
   problems.push(`the candidate ${ws} did not build`);
 }
 
+// A remote's shared names that the shell's contract does not offer and that it takes from its own
+// copy instead (docs/build.md, "A name the shell does not offer"): reported, not a failure.
+const ownCopies =
+  slice === 'shell'
+    ? undefined
+    : await contractCheck.readContract().then(({ contract, where }) => ({
+        where,
+        lines: ownCopy.describeOwnCopies(ownCopy.ownCopyImports(path.join(ROOT, ws), contract)),
+      }));
+
 let stackCode = 0;
 if (problems.length === 0) {
   stackCode = await runStack({ E2E_JOURNEYS_FILE: journeysFile, API_CALLS_JSON: apiCallsFile });
 }
 
 const lines = ['', `Compatibility of the ${slice} candidate (${ws}, this working tree):`];
+if (ownCopies) {
+  lines.push(
+    ownCopies.lines.length > 0
+      ? `Shared names from its own copy, which the shell (${ownCopies.where}) does not offer (${ownCopies.lines.length}):\n` +
+          ownCopies.lines.map((line) => `  ${line}`).join('\n')
+      : `Shared names: the shell (${ownCopies.where}) offers every one it imports`,
+  );
+}
 if (existsSync(apiCallsFile)) {
   const result = JSON.parse(readFileSync(apiCallsFile, 'utf8'));
   lines.push(formatReport(slice, result));

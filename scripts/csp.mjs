@@ -59,13 +59,21 @@ export function inlineHashes(html) {
 /**
  * The Content-Security-Policy for a front end with this runtime config.
  * @param {{ apiBaseUrl: string, shellUrl?: string, remotes?: Record<string, string>,
- *   firebase?: { authDomain?: string }, firebaseAuthEmulatorUrl?: string }} config
+ *   canary?: Record<string, { url?: string }>, firebase?: { authDomain?: string },
+ *   firebaseAuthEmulatorUrl?: string }} config
  * @param {{ script: string[], style: string[] }} [hashes] inline elements of the served page
  */
 export function contentSecurityPolicy(config, hashes = { script: [], style: [] }) {
   const ours = [
     ...new Set(
-      [config.shellUrl, ...Object.values(config.remotes ?? {})].map(origin).filter((o) => o !== null),
+      [
+        config.shellUrl,
+        ...Object.values(config.remotes ?? {}),
+        // A canary release may be served from elsewhere than its stable one.
+        ...Object.values(config.canary ?? {}).map((release) => release?.url),
+      ]
+        .map(origin)
+        .filter((o) => o !== null),
     ),
   ];
   const api = origin(config.apiBaseUrl);

@@ -576,6 +576,109 @@ describe('deploy/csp.envsh (the front-end image computes its CSP at start)', () 
   });
 });
 
+describe('a canary release set through Compose (deploy/site-config.envsh)', () => {
+  const FRONT_ENDS = ['shell', 'storefront', 'auth', 'dashboard'];
+
+  test('the canary variables reach every front end, empty unless set', () => {
+    const unset = production().services;
+    for (const name of FRONT_ENDS) {
+      assert.equal(unset[name].environment.DASHBOARD_CANARY_URL, '', `${name}: no canary by default`);
+      assert.equal(unset[name].environment.DASHBOARD_CANARY_PERCENT, '');
+    }
+    const set = render(['-f', 'docker-compose.yml'], {
+      ...SECRETS,
+      DASHBOARD_CANARY_URL: 'https://cdn.shop.example/dashboard/2.2.0/',
+      DASHBOARD_CANARY_PERCENT: '10',
+    }).services;
+    for (const name of FRONT_ENDS) {
+      assert.equal(set[name].environment.DASHBOARD_CANARY_URL, 'https://cdn.shop.example/dashboard/2.2.0/');
+      assert.equal(set[name].environment.DASHBOARD_CANARY_PERCENT, '10');
+    }
+    const frontend = readFileSync(path.join(ROOT, 'deploy', 'frontend.Dockerfile'), 'utf8');
+    assert.match(frontend, /COPY scripts\/site-config\.mjs \/opt\/motoparts\/site-config\.mjs/);
+    // Before csp.envsh (19-), which reads the config it points to.
+    assert.match(frontend, /deploy\/site-config\.envsh \/docker-entrypoint\.d\/17-site-config\.envsh/);
+  });
+
+  test('at start-up the served config.json gets the canary, and the CSP allows its origin', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'site-config-envsh-'));
+    const config = {
+      apiBaseUrl: 'https://api.shop.example',
+      shellUrl: 'https://shop.example/',
+      remotes: {
+        storefront: 'https://storefront.shop.example/',
+        auth: 'https://auth.shop.example/',
+        dashboard: 'https://dashboard.shop.example/',
+      },
+    };
+    writeFileSync(path.join(root, 'config.json'), JSON.stringify(config));
+    writeFileSync(path.join(root, 'index.html'), '<html><script>1</script></html>');
+    const env = {
+      PATH: process.env.PATH,
+      MOTOPARTS_HTML_ROOT: root,
+      MOTOPARTS_RENDERED_CONFIG_DIR: path.join(root, 'rendered'),
+      MOTOPARTS_SITE_CONFIG_SCRIPT: path.join(ROOT, 'scripts', 'site-config.mjs'),
+      MOTOPARTS_CSP_SCRIPT: path.join(ROOT, 'scripts', 'csp.mjs'),
+    };
+    const start = (extra) =>
+      spawnSync(
+        'sh',
+        [
+          '-c',
+          `. "${path.join(ROOT, 'deploy', 'site-config.envsh')}" && . "${path.join(ROOT, 'deploy', 'csp.envsh')}" && ` +
+            'printf "%s\\n%s" "$MOTOPARTS_CONFIG_ROOT" "$CSP_POLICY"',
+        ],
+        { env: { ...env, ...extra }, encoding: 'utf8' },
+      );
+    // No canary: the mounted file is served as it is.
+    const plain = start({});
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.equal(plain.stdout.split('\n')[0], root);
+    assert.doesNotMatch(plain.stdout, /cdn\.shop\.example/);
+
+    const canary = start({
+      DASHBOARD_CANARY_URL: 'https://cdn.shop.example/dashboard/2.2.0/',
+      DASHBOARD_CANARY_PERCENT: '10',
+    });
+    assert.equal(canary.status, 0, canary.stderr);
+    const [configRoot, policy] = canary.stdout.split('\n');
+    assert.equal(configRoot, path.join(root, 'rendered'));
+    const served = JSON.parse(readFileSync(path.join(configRoot, 'config.json'), 'utf8'));
+    assert.deepEqual(served, {
+      ...config,
+      canary: { dashboard: { url: 'https://cdn.shop.example/dashboard/2.2.0/', percent: 10 } },
+    });
+    assert.match(policy, /script-src [^;]*https:\/\/cdn\.shop\.example/);
+    // The mounted file is untouched.
+    assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'config.json'), 'utf8')), config);
+
+    // Percent 0 is a rollback: no canary in the served file.
+    const rolledBack = start({
+      DASHBOARD_CANARY_URL: 'https://cdn.shop.example/dashboard/2.2.0/',
+      DASHBOARD_CANARY_PERCENT: '0',
+    });
+    assert.equal(rolledBack.status, 0, rolledBack.stderr);
+    assert.equal(
+      JSON.parse(readFileSync(path.join(root, 'rendered', 'config.json'), 'utf8')).canary,
+      undefined,
+    );
+
+    // A value it cannot use stops the container, naming the variable.
+    for (const [extra, message] of [
+      [
+        { DASHBOARD_CANARY_URL: 'https://cdn.shop.example/x/', DASHBOARD_CANARY_PERCENT: '150' },
+        /DASHBOARD_CANARY_PERCENT/,
+      ],
+      [{ AUTH_CANARY_URL: 'not a url', AUTH_CANARY_PERCENT: '5' }, /AUTH_CANARY_URL/],
+    ]) {
+      const res = start(extra);
+      assert.notEqual(res.status, 0);
+      assert.match(res.stderr, message);
+      assert.match(res.stderr, /cannot add the canary/);
+    }
+  });
+});
+
 describe('deploy/service-token.envsh (the front-end image reads the service token from a file)', () => {
   const script = path.join(ROOT, 'deploy', 'service-token.envsh');
   const source = (env) =>

@@ -733,6 +733,73 @@ describe('per-team release', () => {
     assert.equal(localConfig.remotes.dashboard, 'https://dashboard.motoparts.example/');
   });
 
+  test('a canary: a release on the CDN or at a URL, for a percentage of browsers; 0 is none', () => {
+    const configOf = (...args) =>
+      JSON.parse(find(objects(template(...args)), 'ConfigMap', 'shop-motoparts-config').data['config.json']);
+    assert.equal(configOf('-f', PRODUCTION).canary, undefined, 'no canary by default');
+    const canary = configOf(
+      '-f',
+      PRODUCTION,
+      '--set',
+      'frontends.dashboard.canary.version=2.1.0',
+      '--set',
+      'frontends.dashboard.canary.percent=10',
+    );
+    assert.deepEqual(canary.canary, {
+      dashboard: { url: 'https://cdn.motoparts.example/remotes/dashboard/2.1.0/', percent: 10 },
+    });
+    // The stable release is unchanged beside it.
+    assert.equal(canary.remotes.dashboard, 'https://cdn.motoparts.example/remotes/dashboard/2.0.5/');
+    // A URL of its own, with or without a CDN; several remotes at once.
+    const byUrl = configOf(
+      '--set',
+      'frontends.storefront.canary.url=https://canary.motoparts.example/storefront/',
+      '--set',
+      'frontends.storefront.canary.percent=50',
+      '--set',
+      'frontends.auth.canary.url=https://canary.motoparts.example/auth/',
+      '--set',
+      'frontends.auth.canary.percent=100',
+    );
+    assert.deepEqual(byUrl.canary, {
+      storefront: { url: 'https://canary.motoparts.example/storefront/', percent: 50 },
+      auth: { url: 'https://canary.motoparts.example/auth/', percent: 100 },
+    });
+    // Rollback: percent 0 leaves no canary in config.json.
+    const rolledBack = configOf(
+      '-f',
+      PRODUCTION,
+      '--set',
+      'frontends.dashboard.canary.version=2.1.0',
+      '--set',
+      'frontends.dashboard.canary.percent=0',
+    );
+    assert.equal(rolledBack.canary, undefined);
+    // What cannot be rendered stops the render, naming the value.
+    const failures = {
+      'frontends.dashboard.canary.percent must be from 0 to 100': [
+        '-f',
+        PRODUCTION,
+        '--set',
+        'frontends.dashboard.canary.version=2.1.0',
+        '--set',
+        'frontends.dashboard.canary.percent=120',
+      ],
+      'frontends.dashboard.canary needs a version': ['--set', 'frontends.dashboard.canary.percent=10'],
+      'frontends.dashboard.canary.version needs remotes.baseUrl': [
+        '--set',
+        'frontends.dashboard.canary.version=2.1.0',
+        '--set',
+        'frontends.dashboard.canary.percent=10',
+      ],
+    };
+    for (const [message, args] of Object.entries(failures)) {
+      const res = run('helm', ['template', 'shop', CHART, ...args]);
+      assert.notEqual(res.status, 0, message);
+      assert.ok(res.stderr.includes(message), `${message}: ${res.stderr}`);
+    }
+  });
+
   test('a missing image tag stops the render', () => {
     const res = run('helm', ['template', 'shop', CHART, '--set', 'frontends.auth.image.tag=']);
     assert.notEqual(res.status, 0);

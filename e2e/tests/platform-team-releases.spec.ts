@@ -136,6 +136,8 @@ test('the same remote built within the shell’s versions runs in its place', as
   await expect(app).toBeVisible();
   await app.click();
   await expect(page.getByRole('button', { name: 'Fixture dashboard, clicked 1 times' })).toBeVisible();
+  // It imports a Redux Toolkit name the shell does not offer: its build took it from its own copy.
+  await expect(page.getByText('Notes kept by its own Redux Toolkit')).toBeVisible();
   expect(await loadedProviders(page, 'react')).toHaveLength(1);
 });
 

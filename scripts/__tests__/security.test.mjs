@@ -119,6 +119,20 @@ test('the policy allows exactly the configured origins, hashed inline code, no f
   // No emulator configured (production): its origin is nowhere.
   const real = contentSecurityPolicy({ ...CONFIG, firebaseAuthEmulatorUrl: undefined });
   assert.doesNotMatch(real, /127\.0\.0\.1/);
+
+  // A canary release served from a CDN: its scripts and styles are allowed too.
+  const scripts = (policy) =>
+    policy
+      .split(';')
+      .find((d) => d.trim().startsWith('script-src'))
+      .trim()
+      .split(/\s+/);
+  assert.ok(!scripts(real).includes('https://cdn.shop.example'));
+  const withCanary = contentSecurityPolicy({
+    ...CONFIG,
+    canary: { dashboard: { url: 'https://cdn.shop.example/dashboard/2.2.0/', percent: 10 } },
+  });
+  assert.ok(scripts(withCanary).includes('https://cdn.shop.example'));
 });
 
 test('scripts/csp.mjs prints the same policy nginx is given', () => {

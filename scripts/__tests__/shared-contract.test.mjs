@@ -79,6 +79,11 @@ describe('a remote build', () => {
     cleanups.push(built.remove);
     assert.equal(built.ok, true, built.output);
     assert.ok(readFileSync(path.join(built.dist, 'remoteEntry.js'), 'utf8').length > 0);
+    // The fixture imports a Redux Toolkit name the shell does not offer: taken from its own copy.
+    assert.match(
+      built.output,
+      /The dashboard remote takes from its own copy what the shell described by shell\/shared-contract\.json does not offer:\n {2}src\/dashboard-app\.tsx: 'createEntityAdapter' from '@reduxjs\/toolkit'/,
+    );
   });
 
   test('checks against the contract SHELL_CONTRACT names (a deployed shell)', async () => {

@@ -5,6 +5,7 @@
 const path = require('node:path');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
 const { checkRemoteContract, emitContract } = require('./contract.cjs');
+const { ownCopyRewrites } = require('./own-copy.cjs');
 const { federation } = require('./federation.cjs');
 const { pagePlugins } = require('./page.cjs');
 const { PrerenderPlugin } = require('./prerender.cjs');
@@ -48,8 +49,14 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
   const pkg = require(path.join(dir, 'package.json'));
   const isRemote = Object.keys(exposes).length > 0;
 
-  /** @param {import('./federation.cjs').BuildKind} kind @param {boolean} production @returns {Configuration} */
-  const build = (kind, production) => ({
+  /**
+   * @param {import('./federation.cjs').BuildKind} kind
+   * @param {boolean} production
+   * @param {import('./own-copy.cjs').OwnCopyImport[]} [ownCopies] a remote's imports of shared
+   *   names the shell does not offer, taken from its own copy
+   * @returns {Configuration}
+   */
+  const build = (kind, production, ownCopies = []) => ({
     context: dir,
     // The federated build of a remote has no page of its own: only the remoteEntry.js container.
     entry: kind === 'remote' ? {} : './src/index.ts',
@@ -82,9 +89,22 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
       rules: [
         {
           test: /\.tsx?$/,
-          loader: 'ts-loader',
           exclude: /node_modules/,
-          options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
+          use: [
+            {
+              loader: 'ts-loader',
+              options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
+            },
+            // Runs first: the names the shell does not offer come from the remote's own copy.
+            ...(ownCopies.length > 0
+              ? [
+                  {
+                    loader: require.resolve('./own-copy-loader.cjs'),
+                    options: { rewrites: ownCopyRewrites(ownCopies) },
+                  },
+                ]
+              : []),
+          ],
         },
         {
           test: /\.css$/,
@@ -144,10 +164,10 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
     const production = argv.mode !== 'development';
     if (!isRemote) return build('shell', production);
     // A remote the shell could not run fails here, before anything is bundled.
-    await checkRemoteContract({ dir, name, pkg });
+    const ownCopies = await checkRemoteContract({ dir, name, pkg });
     // The federated build runs after the standalone one (which cleans dist/ first).
-    const standalone = build('standalone', production);
-    const remote = { ...build('remote', production), dependencies: [`${standalone.name}`] };
+    const standalone = build('standalone', production, ownCopies);
+    const remote = { ...build('remote', production, ownCopies), dependencies: [`${standalone.name}`] };
     return [standalone, remote];
   };
 }

@@ -8,7 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { satisfy } = require('@module-federation/enhanced/runtime');
 const { ROOT, installedVersion, packageOf, sharedSingletons } = require('./shared.cjs');
-const { moduleLinks, offeredNames, sourceFilesOf } = require('./slim-check.cjs');
+const { describeOwnCopies, ownCopyImports } = require('./own-copy.cjs');
+const { mayUseOwnCopy, moduleLinks, offeredNames, sourceFilesOf } = require('./slim-check.cjs');
 
 /** The copy of the shell's contract that local builds of a remote check against. */
 const REPO_CONTRACT = path.join(ROOT, 'shell', 'shared-contract.json');
@@ -57,8 +58,9 @@ async function readContract(from = process.env.SHELL_CONTRACT) {
 
 /**
  * One line per requirement of a remote that the contract does not meet: a shared version range
- * the shell's copy does not satisfy, or a slimmed name its entry does not offer. A share key the
- * contract does not list is fine: the remote then runs on its own copy.
+ * the shell's copy does not satisfy, or a slimmed name its entry does not offer and that may not
+ * come from the remote's own copy (own-copy.cjs). A share key the contract does not list is fine:
+ * the remote then runs on its own copy.
  * @param {{ dir: string, pkg: { name?: string, dependencies: Record<string, string> } }} remote
  * @param {SharedContract} contract
  * @returns {string[]}
@@ -78,7 +80,7 @@ function unmetRequirements({ dir, pkg }, contract) {
   for (const file of sourceFilesOf(dir)) {
     for (const { from, name } of moduleLinks(file).named) {
       const names = contract.slim[from];
-      if (names && !names.includes(name)) {
+      if (names && !names.includes(name) && !mayUseOwnCopy(from, name)) {
         problems.push(
           `${path.relative(dir, file)}: '${name}' from '${from}' is not offered by the shell's slim entry ` +
             '(release the shell with it first)',
@@ -91,8 +93,10 @@ function unmetRequirements({ dir, pkg }, contract) {
 
 /**
  * Throws, naming each package and both versions, when the shell could not run this remote.
+ * Otherwise returns the imports the remote takes from its own copy (own-copy.cjs), and says so.
  * @param {{ dir: string, name: string, pkg: { dependencies: Record<string, string> } }} remote
  * @param {string} [from] the contract's file or URL (default: SHELL_CONTRACT, else the repo's)
+ * @returns {Promise<import('./own-copy.cjs').OwnCopyImport[]>}
  */
 async function checkRemoteContract(remote, from) {
   const { contract, where } = await readContract(from);
@@ -103,6 +107,14 @@ async function checkRemoteContract(remote, from) {
         'Change the requirement, or release a shell that meets it first (docs/build.md, "Version guard").',
     );
   }
+  const own = ownCopyImports(remote.dir, contract);
+  if (own.length > 0) {
+    console.log(
+      `The ${remote.name} remote takes from its own copy what the shell described by ${where} does not offer:\n  ` +
+        describeOwnCopies(own).join('\n  '),
+    );
+  }
+  return own;
 }
 
 /**

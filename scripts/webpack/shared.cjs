@@ -28,23 +28,50 @@ const installedVersion = (name) => require(pkgFile(name, 'package.json')).versio
  *   exports are the names every front end may import (slim-check.cjs holds the build to them)
  * @property {string} [real] the file the entry's own import of its package stands for; without
  *   it, that import is consumed from the share scope like any other
+ * @property {{ from: string, names: true | string[] }} [ownCopy] the names a remote may take from
+ *   its own copy of the package (`from`, bundled into the remote, never shared) when the shell it
+ *   runs in does not offer them: every name (`true`) of a package whose copies share no state,
+ *   or the listed ones. own-copy.cjs; docs/build.md, "A name the shell does not offer".
  */
+
+/** react-router's pure path helpers: no router context, so a second copy of them is harmless. */
+const ROUTER_PATH_HELPERS = [
+  'createPath',
+  'createSearchParams',
+  'generatePath',
+  'matchPath',
+  'matchRoutes',
+  'parsePath',
+  'resolvePath',
+];
 
 // Shared modules are never tree-shaken (whichever container provides one must carry every name
 // any consumer might import), so these export short agreed lists. In the shell-hosted site the
-// shell's copy is the one every remote uses: a new name is released shell first, then the remote
-// that imports it (docs/build.md, "Releasing a new shared name").
+// shell's copy is the one every remote uses. A remote that needs a name the deployed shell does not
+// offer takes it from its own copy where that is safe (`ownCopy`: Redux Toolkit's functions,
+// react-router's path helpers); anything else (a router hook, RTK Query's React API, whose
+// `skipToken` and hooks must be the page's one copy) is released shell first (docs/build.md).
+const ROUTER_REAL = pkgFile('react-router', 'dist/production/index.mjs');
+const TOOLKIT_REAL = pkgFile('@reduxjs/toolkit', 'dist/redux-toolkit.modern.mjs');
 /** @type {Record<string, SlimEntry>} */
 const SLIM = {
   // The production build: the package's export map only offers dist/development to bundlers.
   'react-router': {
     entry: path.join(SLIM_DIR, 'react-router.mjs'),
-    real: pkgFile('react-router', 'dist/production/index.mjs'),
+    real: ROUTER_REAL,
+    ownCopy: { from: ROUTER_REAL, names: ROUTER_PATH_HELPERS },
   },
-  'react-router-dom': { entry: path.join(SLIM_DIR, 'react-router-dom.mjs') },
+  // react-router-dom v7 re-exports react-router's names: its own copy is react-router's.
+  'react-router-dom': {
+    entry: path.join(SLIM_DIR, 'react-router-dom.mjs'),
+    ownCopy: { from: ROUTER_REAL, names: ROUTER_PATH_HELPERS },
+  },
+  // Stores, slices, selectors and actions made with one copy work with another's: no state of
+  // the library's own is shared between them (the page's one store comes from the shared kit).
   '@reduxjs/toolkit': {
     entry: path.join(SLIM_DIR, 'redux-toolkit.mjs'),
-    real: pkgFile('@reduxjs/toolkit', 'dist/redux-toolkit.modern.mjs'),
+    real: TOOLKIT_REAL,
+    ownCopy: { from: TOOLKIT_REAL, names: true },
   },
   '@reduxjs/toolkit/query/react': {
     entry: path.join(SLIM_DIR, 'rtk-query-react.mjs'),

@@ -12,9 +12,25 @@ export interface FirebaseWebConfig {
 /** The remotes the shell loads, by the names the config, the shell and the remotes use. */
 export type RemoteName = 'storefront' | 'auth' | 'dashboard';
 
+/** A release of one remote that a share of browsers runs instead of the one `remotes` names. */
+export interface CanaryRelease {
+  /** Where the release is served, as in `remotes` (`https://cdn…/dashboard/2.2.0/`). */
+  url: string;
+  /** The share of browsers that run it, 0–100. */
+  percent: number;
+}
+
 export interface RuntimeConfig {
   apiBaseUrl: string;
   remotes: Record<RemoteName, string>;
+  /** Canary releases by remote (shell/src/first-screen/canary.ts assigns browsers to them). */
+  canary?: Partial<Record<RemoteName, CanaryRelease>>;
+  /**
+   * Never in config.json: set by the page for the remotes this browser runs on their canary
+   * (`remotes` then names the canary), each remote's stable URL, which it falls back to if the
+   * canary does not load.
+   */
+  stableRemotes?: Partial<Record<RemoteName, string>>;
   firebase: FirebaseWebConfig;
   /** Set when the Firebase Auth emulator stands in for Firebase (local mode). */
   firebaseAuthEmulatorUrl?: string;
@@ -45,6 +61,13 @@ export function getConfig(): RuntimeConfig {
  */
 export const EARLY_CONFIG_KEY = '__motopartsConfig' as const;
 
+/**
+ * The name under which the same inline script leaves its canary assignment, `(config) => config`
+ * (shell/src/first-screen/canary.ts), for a config fetched here rather than by the page: the code
+ * lives in the page, not in the bundles, which the home page's budget leaves no room in.
+ */
+export const CANARY_KEY = '__mpCanary' as const;
+
 async function fetchConfig(url: string): Promise<RuntimeConfig> {
   const res = await fetch(url, { cache: 'no-cache' });
   if (!res.ok) throw new Error(`Could not load ${url}: HTTP ${res.status}`);
@@ -57,11 +80,16 @@ async function fetchConfig(url: string): Promise<RuntimeConfig> {
  * (asking again if that failed).
  */
 export async function loadConfig(url = '/config.json'): Promise<RuntimeConfig> {
-  const holder = globalThis as { __motopartsConfig?: Promise<RuntimeConfig> };
+  const holder = globalThis as {
+    __motopartsConfig?: Promise<RuntimeConfig>;
+    __mpCanary?: (config: RuntimeConfig) => RuntimeConfig;
+  };
   const early = url === '/config.json' ? holder.__motopartsConfig : undefined;
   // Taken once: a later load (none today) asks the server again.
   holder.__motopartsConfig = undefined;
-  const config = (early && (await early.catch(() => undefined))) || (await fetchConfig(url));
+  const assign = holder.__mpCanary ?? ((c: RuntimeConfig) => c);
+  // The page's copy is assigned already (by the page itself).
+  const config = (early && (await early.catch(() => undefined))) || assign(await fetchConfig(url));
   setConfig(config);
   return config;
 }

@@ -42,7 +42,8 @@ export function nginxBinary() {
 
 /**
  * nginx serving `root` with deploy/nginx.conf.
- * @param {{ root: string, storefrontUrl: string, dashboardUrl?: string, authUrl?: string, apiUrl?: string, serviceToken?: string, cspPolicy?: string }} o
+ * @param {{ root: string, storefrontUrl: string, dashboardUrl?: string, authUrl?: string, apiUrl?: string, serviceToken?: string, cspPolicy?: string, configRoot?: string }} o
+ *   configRoot: where config.json is served from (MOTOPARTS_CONFIG_ROOT; by default `root`)
  *   apiUrl: the API the site's part pages, sitemap and robots.txt come from (by default nothing
  *   listens there)
  */
@@ -54,6 +55,7 @@ export async function startNginx({
   apiUrl = 'http://127.0.0.1:9',
   serviceToken = '',
   cspPolicy = "default-src 'self'",
+  configRoot,
 }) {
   const nginx = nginxBinary();
   const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-'));
@@ -67,6 +69,7 @@ export async function startNginx({
     .replaceAll('${SERVICE_TOKEN}', serviceToken)
     .replaceAll('${NGINX_RESOLVER}', '127.0.0.1')
     .replaceAll('${CSP_POLICY}', cspPolicy)
+    .replaceAll('${MOTOPARTS_CONFIG_ROOT}', configRoot ?? root)
     .replace('listen 8080;', `listen 127.0.0.1:${port};`)
     .replace('root /usr/share/nginx/html;', `root ${root};`);
   assert.doesNotMatch(site, /\$\{[A-Z_]+\}/, 'every template variable of deploy/nginx.conf is filled in');

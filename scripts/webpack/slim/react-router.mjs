@@ -2,8 +2,9 @@
 // The react-router every front end imports: the declarative router (<BrowserRouter>, <Routes>,
 // hooks). The data/framework-mode APIs (createBrowserRouter, loaders, RSC, sessions, cookies) are
 // left out on purpose: they are most of react-router's 61 KB gzip. This file's import of
-// 'react-router' is the package's production build (shared.cjs); adding a name here is a release
-// of the shell first (docs/build.md).
+// 'react-router' is the package's production build (shared.cjs). Adding a name here is a release
+// of the shell first, except for the path helpers a remote may take from its own copy meanwhile
+// (docs/build.md, "A name the shell does not offer").
 export {
   BrowserRouter,
   HashRouter,

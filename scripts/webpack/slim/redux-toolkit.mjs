@@ -1,7 +1,8 @@
 // @ts-check
 // The Redux Toolkit every front end imports. This file's import of '@reduxjs/toolkit' is the
-// package's modern ES build (shared.cjs); adding a name here is a release of the shell first
-// (docs/build.md).
+// package's modern ES build (shared.cjs). A remote that needs a name this list does not offer
+// takes it from its own copy until a shell release adds it here (docs/build.md, "A name the
+// shell does not offer").
 
 // What our stores, slices and listeners use.
 export {

@@ -1,9 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import { EARLY_CONFIG_KEY, SESSION_USER_KEY } from '@motoparts/state/frame';
+import { CANARY_KEY, EARLY_CONFIG_KEY, SESSION_USER_KEY } from '@motoparts/state/frame';
 import { PAGES } from '../app/routes';
 import { TopBar } from '../components/top-bar';
 import shellCss from '../styles/shell.css';
+import { assignCanarySource } from './canary';
 import { EARLY_FILL_KEY, EARLY_FILL_WAIT_MS } from './early-fill';
 import { LOAD_FAILURE_KEY } from './load-failure';
 import { FIRST_SCREEN_CLASS, FRAGMENT_URLS } from './prerendered';
@@ -126,30 +127,42 @@ export default function firstScreen(): { head: string; root: string } {
   // requests below start without a round trip for /config.json, which also left them waiting
   // for a turn of the main thread between the page's own tasks (measured: 90–150 ms at 4× CPU).
   // Where nothing was included (no SSI, or not JSON), /config.json is fetched as before.
+  // Every copy of the config the page reads goes through the canary assignment first (`P`,
+  // canary.ts), so the preloaded remote entry, the versions announced and the app's registry all
+  // name the releases this browser runs; the app applies it to a config it fetches itself
+  // (CANARY_KEY). The prerendered stand-ins the server included are the stable releases' always:
+  // the canary's own code replaces them when its page renders.
+  const canary =
+    `var P=window.${CANARY_KEY}=function(c){var s;try{s=localStorage}catch(e){}` +
+    `try{return(${assignCanarySource()})(c,s,Math.random)}catch(e){return c}};`;
   const inlineConfig =
     `try{var g=JSON.parse(document.getElementById(${JSON.stringify(CONFIG_ELEMENT_ID)}).textContent);` +
-    `if(typeof g.apiBaseUrl==='string')window.${EARLY_CONFIG_KEY}=Promise.resolve(g);else g=0}catch(e){}`;
+    `if(typeof g.apiBaseUrl==='string')window.${EARLY_CONFIG_KEY}=Promise.resolve(g=P(g));else g=0}catch(e){}`;
   // Which remote versions the page runs, for people and tests: a remote's release is the last
   // segment of its URL (scripts/publish-remote.mjs: `…/dashboard/2.2.0/`), `unversioned` for one
   // served from its build's root. Announced on <html data-remotes> and in one console line. The
   // shell reports a remote that failed to load through LOAD_FAILURE_KEY (POST /client-errors,
-  // fire and forget), under the version announced here. Both here, not in the app's bundles,
-  // which the home page's budget leaves no room in.
+  // fire and forget), under the version announced here. A remote this browser runs on its canary
+  // is announced with the canary's release; if that fails to load, the shell falls back to the
+  // stable release (registry.ts), and the page announces it again, once, with that release. Both
+  // here, not in the app's bundles, which the home page's budget leaves no room in.
   const announce =
-    `try{if(g&&g.remotes){var V={},v=Object.keys(g.remotes).map(function(k){` +
-    `var x=/\\/(\\d+\\.\\d+\\.\\d+[-0-9A-Za-z.]*)\\/?$/.exec(g.remotes[k]);return k+'@'+(V[k]=x?x[1]:'unversioned')})` +
-    `.join(' ');h.setAttribute('data-remotes',v);console.info('[remotes] '+v);` +
+    `try{if(g&&g.remotes){var V={},S=Object.assign({},g.stableRemotes),n=function(u){` +
+    `var x=/\\/(\\d+\\.\\d+\\.\\d+[-0-9A-Za-z.]*)\\/?$/.exec(u);return x?x[1]:'unversioned'},A=function(){` +
+    `var v=Object.keys(V).map(function(k){return k+'@'+V[k]}).join(' ');` +
+    `h.setAttribute('data-remotes',v);console.info('[remotes] '+v)};` +
+    `Object.keys(g.remotes).forEach(function(k){V[k]=n(g.remotes[k])});A();` +
     `window.${LOAD_FAILURE_KEY}=function(r,e){fetch(g.apiBaseUrl.replace(/\\/?$/,'/client-errors'),` +
     `{method:'POST',keepalive:true,headers:{'content-type':'application/json'},body:JSON.stringify({remote:r,` +
     `version:V[r]||'unknown',url:location.href.slice(0,2048),message:String(e&&e.message||e).slice(0,1000)})})` +
-    `.catch(function(){})}}}catch(e){}`;
+    `.catch(function(){});if(S[r]){V[r]=n(S[r]);delete S[r];A()}}}}catch(e){}`;
   const flags =
     `(function(h){${fill}h.toggleAttribute('data-home-route',/${homeRoute}/.test(location.pathname));` +
     `try{if(localStorage.getItem(${JSON.stringify(SESSION_USER_KEY)}))h.setAttribute('data-session','')}` +
-    `catch(e){}${fillSession}${inlineConfig}${announce}` +
+    `catch(e){}${fillSession}${canary}${inlineConfig}${announce}` +
     `try{var m=[${remoteRoutes}].filter(function(r){return r[0].test(location.pathname)})[0];` +
     `if(m){h.setAttribute('data-page',m[2]);${fillStyles}var c=g?window.${EARLY_CONFIG_KEY}:window.${EARLY_CONFIG_KEY}=fetch('/config.json',{cache:'no-cache'}).then(function(r){` +
-    `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()});` +
+    `if(!r.ok)throw new Error('HTTP '+r.status);return r.json()}).then(P);` +
     `c.then(function(cfg){` +
     `if(!cfg.remotes||!cfg.remotes[m[1]])return;var l=document.createElement('link');l.rel='preload';` +
     `l.as='script';l.href=new URL('remoteEntry.js',cfg.remotes[m[1]].replace(/\\/?$/,'/')).href;` +

@@ -41,10 +41,19 @@ export function reRegister(name: RemoteName): void {
  * remote asks for through the kit's loader): the caller states what it expects.
  */
 export async function loadModule<T>(remote: RemoteName, module: string): Promise<T> {
+  const from = registered?.remotes[remote];
   const mod = await loadRemote<T>(`${REMOTES[remote].scope}/${module}`).catch((err: unknown) => {
     // Reported once per failed load (its callers share it until a Retry), by index.html's script.
     (window as unknown as Record<string, LoadFailureReporter | undefined>)[LOAD_FAILURE_KEY]?.(remote, err);
-    throw err;
+    // This browser's canary of the remote did not load: the stable release serves it from now on
+    // (until a reload draws on the canary again), for this load and every later one.
+    const stable = registered?.stableRemotes?.[remote];
+    if (!registered || !stable || from === stable) throw err;
+    if (registered.remotes[remote] !== stable) {
+      registered = { ...registered, remotes: { ...registered.remotes, [remote]: stable } };
+      reRegister(remote);
+    }
+    return loadModule<T>(remote, module);
   });
   if (!mod) throw new Error(`${remote}/${module} did not load`);
   return mod;

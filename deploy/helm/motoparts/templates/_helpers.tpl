@@ -38,6 +38,33 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+A remote's canary for config.json, as JSON: {"url": …, "percent": …}, or {} when it has none
+(percent 0). Its URL is `canary.url`, else `canary.version` on the CDN (remotes.baseUrl).
+*/}}
+{{- define "motoparts.canary" -}}
+{{- $canary := (index .root.Values.frontends .name).canary | default dict -}}
+{{- $percent := float64 ($canary.percent | default 0) -}}
+{{- if or (lt $percent 0.0) (gt $percent 100.0) -}}
+{{- fail (printf "frontends.%s.canary.percent must be from 0 to 100" .name) -}}
+{{- end -}}
+{{- if gt $percent 0.0 -}}
+{{- $url := $canary.url | default "" -}}
+{{- if not $url -}}
+{{- if not $canary.version -}}
+{{- fail (printf "frontends.%s.canary needs a version (on remotes.baseUrl) or a url" .name) -}}
+{{- end -}}
+{{- if not .root.Values.remotes.baseUrl -}}
+{{- fail (printf "frontends.%s.canary.version needs remotes.baseUrl (or give canary.url)" .name) -}}
+{{- end -}}
+{{- $url = printf "%s/%s/%s/" (trimSuffix "/" .root.Values.remotes.baseUrl) .name ($canary.version | toString) -}}
+{{- end -}}
+{{- dict "url" $url "percent" $percent | toJson -}}
+{{- else -}}
+{}
+{{- end -}}
+{{- end -}}
+
 {{- define "motoparts.podSecurity" -}}
 runAsNonRoot: true
 runAsUser: {{ .uid }}
