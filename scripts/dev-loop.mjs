@@ -6,7 +6,7 @@
 // on the stack's own ports. Ctrl-C (or SIGTERM) stops what this started.
 //   node scripts/dev-loop.mjs <remote> --shell-port <port> --remote-port <port>
 //        [--config <the running shell's /config.json: a URL or a file>] [--out <dir>]
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATA_DIR, log, ports, stopAll, waitForPort } from './services.mjs';
@@ -39,11 +39,14 @@ if (!remote || !DEV_REMOTES.includes(remote) || !shellPort || !remotePort) {
   process.exit(2);
 }
 
+const configFile = path.join(DATA_DIR, `config-${shellPort}.json`);
 let stopping = false;
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   await stopAll();
+  // The config written for this shell goes with it (its port is often a passing one).
+  rmSync(configFile, { force: true });
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown(0));
@@ -76,7 +79,6 @@ try {
   await buildDevShell(out);
   await startDevServer(remote, remotePort, { quiet: !values.verbose });
   mkdirSync(DATA_DIR, { recursive: true });
-  const configFile = path.join(DATA_DIR, `config-${shellPort}.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   const shell = serveFrontEnd('shell', out, shellPort, configFile, {
     fragments: Object.fromEntries(Object.entries(config.remotes).map(([name, url]) => [name, loopback(url)])),
