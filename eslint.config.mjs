@@ -113,6 +113,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/dist-dev/**',
       '**/node_modules/**',
       '.tools/**',
       '.data/**',

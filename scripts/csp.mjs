@@ -60,7 +60,7 @@ export function inlineHashes(html) {
  * The Content-Security-Policy for a front end with this runtime config.
  * @param {{ apiBaseUrl: string, shellUrl?: string, remotes?: Record<string, string>,
  *   canary?: Record<string, { url?: string }>, firebase?: { authDomain?: string },
- *   firebaseAuthEmulatorUrl?: string }} config
+ *   firebaseAuthEmulatorUrl?: string, devRemotes?: Record<string, string> }} config
  * @param {{ script: string[], style: string[] }} [hashes] inline elements of the served page
  */
 export function contentSecurityPolicy(config, hashes = { script: [], style: [] }) {
@@ -77,6 +77,8 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     ),
   ];
   const api = origin(config.apiBaseUrl);
+  // A remote served by its dev server (npm start -- --dev) sends hot updates over a WebSocket.
+  const devSockets = Object.values(config.devRemotes ?? {}).map(origin);
   const emulator = origin(config.firebaseAuthEmulatorUrl);
   const authDomain = config.firebase?.authDomain ? `https://${config.firebase.authDomain}` : null;
   const list = (...items) => [...new Set(items.flat().filter(Boolean))].join(' ');
@@ -89,7 +91,7 @@ export function contentSecurityPolicy(config, hashes = { script: [], style: [] }
     // and hosted there), plus the Google account photos by name and Stripe's.
     'img-src': list("'self'", ours, api, 'data:', FIREBASE.img, STRIPE.img),
     'font-src': list("'self'", ours),
-    'connect-src': list("'self'", ours, api, emulator, FIREBASE.connect, STRIPE.connect),
+    'connect-src': list("'self'", ours, api, emulator, devSockets, FIREBASE.connect, STRIPE.connect),
     'frame-src': list(STRIPE.frame, authDomain, emulator),
     'object-src': "'none'",
     'base-uri': "'none'",

@@ -26,6 +26,12 @@ export const FRONT_ENDS = [
   { ws: 'dashboard-mfe', port: 'dashboard' },
 ];
 
+/** The remotes a team can serve with the dev server (`npm start -- --dev <remote>`). */
+export const DEV_REMOTES = FRONT_ENDS.filter((f) => f.ws !== 'shell').map((f) => f.port);
+
+/** Where `npm start -- --dev` puts the shell's development build (dist/ keeps the production one). */
+export const DEV_SHELL_DIR = path.join(ROOT, 'shell', 'dist-dev');
+
 /** Runs a command to completion, streaming nothing unless it fails (then its output is shown). */
 export function exec(command, args, { cwd = ROOT, env = {}, inherit = false } = {}) {
   return new Promise((resolve, reject) => {
@@ -63,7 +69,13 @@ function newestMtime(dir) {
   let newest = 0;
   if (!existsSync(dir)) return newest;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    if (
+      entry.name === 'node_modules' ||
+      entry.name === 'dist' ||
+      entry.name === 'dist-dev' ||
+      entry.name.startsWith('.')
+    )
+      continue;
     const p = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
@@ -99,11 +111,22 @@ function isStale(ws) {
   );
 }
 
-/** tsc -b for contracts/state/api, then one webpack build per front end (two at a time). */
-export async function buildAll({ force = false } = {}) {
+/**
+ * tsc -b for contracts/state/api, then one webpack build per front end (two at a time). With
+ * `dev` (a remote's name), the shell's development build instead of its production one, and
+ * nothing for that remote: the dev server builds it.
+ */
+export async function buildAll({ force = false, dev } = {}) {
   log('build', 'compiling contracts, state and api (tsc -b)…');
   await exec(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b']);
-  const todo = FRONT_ENDS.filter((f) => force || isStale(f.ws));
+  const built = dev ? FRONT_ENDS.filter((f) => f.ws !== 'shell' && f.port !== dev) : FRONT_ENDS;
+  const todo = built.filter((f) => force || isStale(f.ws));
+  if (dev) {
+    const started = Date.now();
+    log('build', 'webpack shell (development build, for React Fast Refresh)…');
+    await buildDevShell(DEV_SHELL_DIR);
+    log('build', `shell (development) built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
   if (todo.length === 0) {
     log('build', 'front ends are up to date');
     return;
@@ -123,6 +146,86 @@ export async function buildAll({ force = false } = {}) {
     }
   };
   await Promise.all([worker(), worker()]);
+}
+
+/**
+ * The shell's development build into `outDir`: development React (React Fast Refresh needs it)
+ * and the page's React Refresh runtime (scripts/webpack/dev.cjs).
+ */
+export async function buildDevShell(outDir) {
+  const cwd = path.join(ROOT, 'shell');
+  await exec('npm', ['exec', '--', 'webpack-cli', '--mode', 'development', '--output-path', outDir], { cwd });
+}
+
+/**
+ * A remote's dev server (its workspace's `npm run dev`: webpack-dev-server with hot updates and
+ * React Fast Refresh) on `port`. Resolves once it answers for remoteEntry.js, its first build done.
+ */
+export async function startDevServer(remote, port, { quiet = false } = {}) {
+  const ws = FRONT_ENDS.find((f) => f.port === remote && f.ws !== 'shell')?.ws;
+  if (!ws) throw new Error(`--dev takes one of ${DEV_REMOTES.join(', ')}`);
+  log('dev', `serving ${ws} with webpack-dev-server on :${port}…`);
+  const child = run(
+    `${remote} dev`,
+    'npm',
+    ['run', 'dev', '--silent', '-w', ws, '--', '--port', String(port)],
+    {
+      quiet,
+    },
+  );
+  await waitForPort(port, { child, timeoutMs: 120_000 });
+  // The dev server holds requests until its first build is done.
+  const res = await fetch(`http://127.0.0.1:${port}/remoteEntry.js`, {
+    signal: AbortSignal.timeout(180_000),
+  });
+  await res.body?.cancel();
+  if (!res.ok) {
+    process.stderr.write(child.outputTail());
+    throw new Error(`${ws}'s dev server answered ${res.status} for remoteEntry.js`);
+  }
+  return child;
+}
+
+/**
+ * The site's config with `remote` served by its dev server at `url`: the shell loads it from
+ * there, and the Content-Security-Policy lets the page open the server's update socket.
+ */
+export function withDevRemote(config, remote, url) {
+  const socket = new URL(url);
+  socket.protocol = socket.protocol === 'https:' ? 'wss:' : 'ws:';
+  return {
+    ...config,
+    remotes: { ...config.remotes, [remote]: url },
+    devRemotes: { [remote]: socket.origin },
+  };
+}
+
+/**
+ * Serves a built front end with scripts/serve-static.mjs. The shell's page includes the remotes'
+ * prerendered first screens from `fragments` (remote name → its server) and the API's site pages
+ * from `siteApi` (deploy/nginx.conf).
+ */
+export function serveFrontEnd(ws, dist, port, configFile, { fragments = {}, siteApi, serviceToken } = {}) {
+  return run(
+    ws,
+    'node',
+    [
+      path.join(ROOT, 'scripts', 'serve-static.mjs'),
+      dist,
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--config',
+      configFile,
+      ...Object.entries(fragments).flatMap(([name, origin]) => [
+        '--include',
+        `/_fragments/${name}/=${origin}`,
+      ]),
+      // Part pages, the sitemap and robots.txt, from the API (deploy/nginx.conf).
+      ...(siteApi ? ['--site-api', siteApi] : []),
+    ],
+    { quiet: true, env: serviceToken ? { SERVICE_TOKEN: serviceToken } : {} },
+  );
 }
 
 /** What every front end reads from /config.json. Real Firebase/Stripe when their env is set. */
@@ -155,7 +258,8 @@ export function runtimeConfig(p, env = process.env) {
  * `quiet` keeps service logs out of the console (tests); failures still show their output.
  * `dbDir` gives FerretDB its own SQLite folder (tests), instead of `npm start`'s `.data/db`.
  */
-export async function startStack(p, { quiet = false, build = true, env = process.env, dbDir } = {}) {
+export async function startStack(p, { quiet = false, build = true, env = process.env, dbDir, dev } = {}) {
+  if (dev && !DEV_REMOTES.includes(dev)) throw new Error(`--dev takes one of ${DEV_REMOTES.join(', ')}`);
   const external = {
     db: Boolean(env.MONGODB_URI),
     auth: Boolean(env.FIREBASE_API_KEY),
@@ -179,7 +283,7 @@ export async function startStack(p, { quiet = false, build = true, env = process
 
   await ensureInstalled();
   ensureTools();
-  if (build) await buildAll();
+  if (build) await buildAll({ dev });
 
   log('services', 'starting FerretDB, the Firebase Auth emulator, stripe-mock and Mailpit…');
   const apiEnv = { ...serviceEnv(p, { mongodbUri: env.MONGODB_URI }) };
@@ -243,36 +347,22 @@ export async function startStack(p, { quiet = false, build = true, env = process
 
   mkdirSync(DATA_DIR, { recursive: true });
   const configFile = path.join(DATA_DIR, `config-${p.shell}.json`);
-  writeFileSync(configFile, JSON.stringify(runtimeConfig(p, env), null, 2));
+  // With a remote in development, the shell learns the dev server's address from config.json.
+  const config = dev ? withDevRemote(site, dev, site.remotes[dev]) : site;
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
   for (const f of FRONT_ENDS) {
-    const child = run(
-      f.ws,
-      'node',
-      [
-        path.join(ROOT, 'scripts', 'serve-static.mjs'),
-        path.join(ROOT, f.ws, 'dist'),
-        String(p[f.port]),
-        '--host',
-        '127.0.0.1',
-        '--config',
-        configFile,
-        // The shell's index.html includes the remotes' prerendered first screens (deploy/nginx.conf).
-        ...(f.ws === 'shell'
-          ? [
-              '--include',
-              `/_fragments/storefront/=http://127.0.0.1:${p.storefront}/`,
-              '--include',
-              `/_fragments/dashboard/=http://127.0.0.1:${p.dashboard}/`,
-              '--include',
-              `/_fragments/auth/=http://127.0.0.1:${p.auth}/`,
-              // Part pages, the sitemap and robots.txt, from the API (deploy/nginx.conf).
-              '--site-api',
-              `http://127.0.0.1:${p.api}/`,
-            ]
-          : []),
-      ],
-      { quiet: true, env: f.ws === 'shell' ? { SERVICE_TOKEN: apiEnv.SERVICE_TOKEN } : {} },
-    );
+    if (f.port === dev) {
+      await startDevServer(dev, p[f.port], { quiet });
+      continue;
+    }
+    const dist = f.ws === 'shell' && dev ? DEV_SHELL_DIR : path.join(ROOT, f.ws, 'dist');
+    // The shell's index.html includes the remotes' prerendered first screens (deploy/nginx.conf).
+    const shell = f.ws === 'shell';
+    const child = serveFrontEnd(f.ws, dist, p[f.port], configFile, {
+      fragments: shell ? Object.fromEntries(DEV_REMOTES.map((r) => [r, `http://127.0.0.1:${p[r]}/`])) : {},
+      siteApi: shell ? `http://127.0.0.1:${p.api}/` : undefined,
+      serviceToken: shell ? apiEnv.SERVICE_TOKEN : undefined,
+    });
     await waitForPort(p[f.port], { child });
   }
   return { apiEnv, configFile };

@@ -135,6 +135,19 @@ test('the policy allows exactly the configured origins, hashed inline code, no f
   assert.ok(scripts(withCanary).includes('https://cdn.shop.example'));
 });
 
+test('the policy lets the page open a dev server’s update socket only when config.json names it', () => {
+  const connect = (config) =>
+    contentSecurityPolicy(config)
+      .split('; ')
+      .find((d) => d.startsWith('connect-src '))
+      ?.split(' ')
+      .slice(1) ?? [];
+  assert.ok(!connect(CONFIG).some((s) => s.startsWith('ws:') || s.startsWith('wss:')));
+  const dev = { ...CONFIG, devRemotes: { auth: 'ws://localhost:3002' } };
+  assert.ok(connect(dev).includes('ws://localhost:3002'));
+  assert.ok(!connect(dev).includes('ws:'), 'the one origin, not the whole scheme');
+});
+
 test('scripts/csp.mjs prints the same policy nginx is given', () => {
   const { dist } = site();
   const configFile = path.join(dist, '..', 'config.json');

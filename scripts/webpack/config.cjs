@@ -36,7 +36,8 @@ const isVendor = (module) => {
  * @param {object} o
  * @param {string} o.dir the workspace folder
  * @param {string} o.name the container name
- * @param {number} o.port where serve-static.mjs serves dist/ (informative only)
+ * @param {number} o.port where serve-static.mjs serves dist/, and the dev server's port when
+ *   PORT_<NAME> does not say
  * @param {string} o.title the page title
  * @param {Record<string, string>} [o.exposes] a remote's exposed modules (none: the shell)
  * @param {Record<string, string>} [o.prerender] fragments a remote emits: asset path → module in
@@ -73,7 +74,7 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
       // Chunks load from wherever this build's remoteEntry.js was served from.
       publicPath: 'auto',
       filename: production ? hashedWhenKnown : '[name].js',
-      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: '[name].[contenthash:10].js',
       assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
       // Both builds of a remote write into dist/: only the first one (standalone or shell) cleans
       // it, and only in production (in watch mode it would delete the other build's files).
@@ -155,16 +156,27 @@ function createConfig({ dir, name, port, exposes = {}, title, prerender: pages =
     },
     stats: production ? 'errors-warnings' : 'minimal',
     infrastructureLogging: { level: 'warn' },
-    // The port is only informative here: serve-static.mjs serves dist/ on it.
+    // Informative here: serve-static.mjs (or the dev server) serves the build on it.
     name: `${name}${kind === 'remote' ? '-remote' : ''}:${port}`,
   });
 
   return async (env, argv) => {
     checkSlimCoverage();
     const production = argv.mode !== 'development';
-    if (!isRemote) return build('shell', production);
+    // `webpack serve` (a team's dev loop): the dev server, in development mode only.
+    const serve = Boolean(/** @type {{ WEBPACK_SERVE?: boolean } | undefined} */ (env)?.WEBPACK_SERVE);
+    if (serve && (production || !isRemote)) {
+      throw new Error(
+        `${name}: only a remote is served by the dev server, in development mode (npm start -- --dev <remote>)`,
+      );
+    }
+    // The development shell hosts React Refresh for the remotes the dev server serves (dev.cjs).
+    if (!isRemote)
+      return production ? build('shell', true) : require('./dev.cjs').refreshHost(build('shell', false));
     // A remote the shell could not run fails here, before anything is bundled.
     const ownCopies = await checkRemoteContract({ dir, name, pkg });
+    // Served: only the federated build, which the shell loads (the standalone page is not served).
+    if (serve) return require('./dev.cjs').devServed(build('remote', false, ownCopies), { name, port });
     // The federated build runs after the standalone one (which cleans dist/ first).
     const standalone = build('standalone', production, ownCopies);
     const remote = { ...build('remote', production, ownCopies), dependencies: [`${standalone.name}`] };
