@@ -3,7 +3,7 @@
 // itself is fetched by npx at the version pinned here (it is not a dependency of the repo: it
 // brings some 150 packages that nothing else needs), and drives Debian's Chromium (CHROME_PATH).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,9 +17,11 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 /**
  * One Lighthouse run of `url`: the four category scores (0–100), CLS and LCP (ms).
  * @param {string} url
- * @param {{ chromePath: string }} o
+ * `keep`: a path to keep the full JSON report at (its audits: bootup-time, long-tasks, the LCP
+ * element…).
+ * @param {{ chromePath: string, keep?: string }} o
  */
-export async function lighthouse(url, { chromePath }) {
+export async function lighthouse(url, { chromePath, keep }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lighthouse-'));
   const out = path.join(dir, 'report.json');
   try {
@@ -37,6 +39,10 @@ export async function lighthouse(url, { chromePath }) {
       ],
       { env: { ...process.env, CHROME_PATH: chromePath }, maxBuffer: 64 * 1024 * 1024 },
     );
+    if (keep) {
+      mkdirSync(path.dirname(keep), { recursive: true });
+      copyFileSync(out, keep);
+    }
     const report = JSON.parse(readFileSync(out, 'utf8'));
     const score = (c) => Math.round((report.categories[c]?.score ?? 0) * 100);
     return {

@@ -9,13 +9,17 @@
 // LCP waits for the shell, the storefront's remoteEntry and its home chunk), and home as HTML
 // only (every script refused: the floor that no JavaScript work can beat).
 /* global window, localStorage, PerformanceObserver -- observe() and the init script run in the page */
+import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { ports } from '../../scripts/services.mjs';
 import { LIGHTHOUSE, lighthouse } from './lighthouse.mjs';
 
 const env = process.env;
-const BASE = (env.WEB_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-const API = (env.WEB_API_URL ?? 'http://localhost:5000').replace(/\/$/, '');
-const AUTH_EMULATOR = (env.WEB_AUTH_EMULATOR_URL ?? 'http://127.0.0.1:9099').replace(/\/$/, '');
+// A stack started with PORT_SHELL=… npm start is found on the same ports (WEB_* still win).
+const p = ports(env);
+const BASE = (env.WEB_BASE_URL ?? `http://localhost:${p.shell}`).replace(/\/$/, '');
+const API = (env.WEB_API_URL ?? `http://localhost:${p.api}`).replace(/\/$/, '');
+const AUTH_EMULATOR = (env.WEB_AUTH_EMULATOR_URL ?? `http://127.0.0.1:${p.authEmulator}`).replace(/\/$/, '');
 const RUNS = Number(env.BENCH_RUNS ?? 5);
 const THROTTLES = (env.BENCH_THROTTLES ?? '1,4').split(',').map(Number);
 const USER = { email: 'rider@motoparts.test', password: 'rider-pass-2026', displayName: 'Road Rider' };
@@ -277,10 +281,20 @@ if (!only || only.includes('lighthouse')) {
   const runs = Number(env.BENCH_LIGHTHOUSE_RUNS ?? 3);
   console.log(`${LIGHTHOUSE}, mobile preset (simulated slow 4G, 4× CPU), medians of ${runs}:`);
   console.log('page                          perf  a11y  best   seo    CLS    LCP ms  below 0.9');
-  for (const p of PUBLIC_PAGES) {
+  // BENCH_LIGHTHOUSE_PAGES=/parts,/reviews,/parts/:id measures only those.
+  const lighthousePages = env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((s) =>
+    s.trim().replace(':id', first._id),
+  );
+  for (const p of PUBLIC_PAGES.filter((q) => !lighthousePages || lighthousePages.includes(q))) {
     const results = [];
     for (let i = 0; i < runs; i += 1) {
-      results.push(await lighthouse(BASE + p, { chromePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium' }));
+      const slug = `${p.replace(first._id, 'id').replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'root'}-${i + 1}`;
+      results.push(
+        await lighthouse(BASE + p, {
+          chromePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          keep: env.BENCH_LIGHTHOUSE_REPORTS && path.join(env.BENCH_LIGHTHOUSE_REPORTS, `${slug}.json`),
+        }),
+      );
     }
     const med = (k) => median(results.map((r) => r[k]));
     const cell = (v, w) => String(v).padStart(w);

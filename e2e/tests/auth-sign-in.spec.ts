@@ -150,6 +150,31 @@ test.describe('sign up', () => {
   });
 });
 
+test.describe('the sign-in pages’ code', () => {
+  for (const [path, heading] of [
+    ['/login', 'Login'],
+    ['/signup', 'Sign Up'],
+  ] as const) {
+    test(`${path} loads Firebase and zod only once the visitor starts on the form`, async ({ page }) => {
+      const bodies: string[] = [];
+      page.on('response', async (res) => {
+        if (res.request().resourceType() === 'script') bodies.push(await res.text().catch(() => ''));
+      });
+      const loaded = (marker: string) => bodies.some((b) => b.includes(marker));
+      await page.goto(path);
+      await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(bodies.length).toBeGreaterThan(0);
+      expect(loaded('FirebaseError'), 'Firebase before the form is touched').toBe(false);
+      expect(loaded('ZodError'), 'zod before the form is touched').toBe(false);
+
+      await page.getByLabel('Email').focus();
+      await expect.poll(() => loaded('FirebaseError') && loaded('ZodError')).toBe(true);
+    });
+  }
+});
+
 test.describe('forgot password', () => {
   /** The reset link of the newest password mail the emulator holds for this address. */
   async function resetLinkFor(email: string): Promise<URL> {

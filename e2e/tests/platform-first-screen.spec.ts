@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Part } from '@motoparts/contracts';
+import type { Part, Review } from '@motoparts/contracts';
+import { api } from '../support/api';
 import { createTestPart, deletePart, riderSession } from './storefront-helpers';
 
 /**
@@ -540,8 +541,10 @@ test.describe('the static pages’ first screens', () => {
 });
 
 /**
- * The reviews page's top (heading and intro) is prerendered too (prerender/pages.html); the
- * reviews below are data, so the page adds them under it.
+ * The reviews page is prerendered too (prerender/pages.html): its heading and intro, and the
+ * reviews' list, which the shell's inline script fills from GET /review before any of the app's
+ * scripts (the reviews are the page's largest paint); the page renders the same list from the
+ * answer the script handed to the store.
  */
 test.describe('the reviews page’s first screen', () => {
   const HEADING = 'Reviews';
@@ -557,6 +560,31 @@ test.describe('the reviews page’s first screen', () => {
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeHidden();
     }
+  });
+
+  test('the reviews paint with every script file blocked, as the page shows them', async ({
+    page,
+    context,
+  }) => {
+    const reviews = await api<Review[]>('GET', '/review');
+    const [first] = reviews;
+    if (!first) throw new Error('the demo data has no review');
+    const cards = (p: Page) => p.locator('main .testimonials:visible [data-testid=testimonial]');
+    await gotoWithoutScripts(page, '/reviews');
+    await expect(cards(page)).toHaveCount(reviews.length);
+    await expect(cards(page).first().locator('blockquote')).toHaveText(first.review);
+    const prerendered = await cards(page).evaluateAll((els) =>
+      els.map((el) => ({ text: (el as HTMLElement).innerText, box: el.getBoundingClientRect().toJSON() })),
+    );
+
+    const fresh = await context.newPage();
+    await fresh.goto('/reviews');
+    await expect(fresh.locator('[data-prerendered]')).toHaveCount(0);
+    await expect(cards(fresh)).toHaveCount(reviews.length);
+    const rendered = await cards(fresh).evaluateAll((els) =>
+      els.map((el) => ({ text: (el as HTMLElement).innerText, box: el.getBoundingClientRect().toJSON() })),
+    );
+    expect(rendered).toEqual(prerendered);
   });
 
   test('the page renders the same head where the HTML had it, and nothing moves', async ({

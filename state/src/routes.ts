@@ -16,9 +16,10 @@ export interface RemoteRoute {
    * Shared data the page shows first, which the shell requests as soon as the route matches,
    * while the page's code is still on its way: `part` names the path parameter holding a part id
    * (GET /parts/:id, and the part's photo); `profileAt` is the path at which the page shows the
-   * signed-in account's own record (GET /user/:email). The page reads it from the shared cache.
+   * signed-in account's own record (GET /user/:email); `reviews`, the site's reviews (GET
+   * /review). The page reads it from the shared cache.
    */
-  prefetch?: { part?: string; profileAt?: string };
+  prefetch?: { part?: string; profileAt?: string; reviews?: boolean };
   /**
    * The page's module renders its first screen without the store, and asks for the store
    * (`requireStore`) for the rest: the shell then shows it before Redux has loaded. Every other

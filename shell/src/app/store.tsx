@@ -15,7 +15,7 @@ import {
   useAppStore,
   type LoadSessionModule,
 } from '@motoparts/state';
-import type { Part } from '@motoparts/contracts';
+import type { Part, Review } from '@motoparts/contracts';
 import { pageAt } from './page-table';
 import type { PageRoute } from './routes';
 
@@ -78,6 +78,18 @@ function prefetchPage(
       () => undefined, // the page shows the error when it asks
     );
     requests.push(request);
+  }
+  if (wanted?.reviews) {
+    // The reviews index.html's inline script fetched for the stand-in, as for a part: the page
+    // then renders the list it already shows, instead of "Loading..." in its place.
+    if (Array.isArray(early)) {
+      store.dispatch(
+        catalogApi.util.upsertQueryEntries([
+          { endpointName: 'getReviews', arg: undefined, value: early as Review[] },
+        ]),
+      );
+    }
+    requests.push(store.dispatch(catalogApi.endpoints.getReviews.initiate(undefined, { subscribe })));
   }
   const email = selectSessionUser(store.getState())?.email;
   if (wanted?.profileAt && email && matchPath(wanted.profileAt, pathname)) {

@@ -61,13 +61,14 @@ export default function firstScreen(): { head: string; root: string } {
   // (the shell asks for them only after running them). Not on the home routes: their largest
   // paint is the prerendered hero, and work around that first paint only delays it (measured in
   // bench/web). A route that declares a part (RemoteRoute.prefetch) also names which capture
-  // group holds the part's id, and whether the page needs a signed-in visitor (1) or not (0).
+  // group holds the part's id, whether the page needs a signed-in visitor (1) or not (0), and
+  // whether it shows the site's reviews (1).
   const remoteRoutes = PAGES.filter((p) => !(p.remote === 'storefront' && p.module === 'HomePage'))
     .map(
       (p) =>
         `[/${routePattern(p.path)}/,${JSON.stringify(p.remote)},` +
         `${JSON.stringify(`${p.remote}/${p.module}`)},${paramGroup(p.path, p.prefetch?.part)},` +
-        `${p.protected ? 1 : 0}]`,
+        `${p.protected ? 1 : 0},${p.prefetch?.reviews ? 1 : 0}]`,
     )
     .join(',');
   // A remote's prerendered stand-in that needs data (`data-needs`) shows once it is filled: each
@@ -110,6 +111,22 @@ export default function firstScreen(): { head: string; root: string } {
     `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"][data-needs=part]');` +
     // A photo hosted by the API (`/uploads/…`) is shown from the API's origin (assetUrl).
     `if(t)f(t,/^\\/uploads\\//.test(p.img)?Object.assign({},p,{img:a+p.img}):p);r(p)})})})}).catch(function(){})]);`;
+  // A route that declares the reviews (RemoteRoute.prefetch): GET /review, fetched as the part is
+  // (the same wait, the same hand-over to the store), and one copy of the stand-in's list
+  // template (`data-fill-list`) per review, filled from the fields TestimonialsSlot names: the
+  // stars as StarRating writes them (out of 5), a photo hosted by the API from the API's origin.
+  const fillReviews =
+    `if(m[5])window.${EARLY_FILL_KEY}=Promise.race([new Promise(function(r){` +
+    `setTimeout(r,${EARLY_FILL_WAIT_MS})}),c.then(function(cfg){` +
+    `var a=cfg.apiBaseUrl.replace(/\\/?$/,'');` +
+    `return fetch(a+'/review').then(function(r){if(!r.ok)throw new Error('HTTP '+r.status);return r.json()})` +
+    `.then(function(l){return new Promise(function(r){w(function(){` +
+    `var t=document.querySelector('.${FIRST_SCREEN_CLASS} [data-prerendered="'+m[2]+'"] [data-fill-list]'),` +
+    `p=t&&t.querySelector('template');if(p&&Array.isArray(l))l.forEach(function(v){` +
+    `var n=Math.max(0,Math.min(5,Math.round(v.rating)))||0,e=p.content.firstElementChild.cloneNode(true);` +
+    `f(e,{review:v.review,name:v.name,img:v.img?(/^\\/uploads\\//.test(v.img)?a+v.img:v.img):0,` +
+    `on:'\\u2605'.repeat(n),off:'\\u2605'.repeat(5-n),label:'Rated '+n+' out of 5'});t.appendChild(e)});` +
+    `r(l)})})})}).catch(function(){})]);`;
   // `data-needs="styles"`: a static stand-in whose remote's stylesheet the shell's styles do not
   // carry (the sign-in pages'), on its own route: linked and shown once the document is parsed.
   // One marked `data-signed-out` only without a stored session (the page sends a signed-in
@@ -166,7 +183,7 @@ export default function firstScreen(): { head: string; root: string } {
     `c.then(function(cfg){` +
     `if(!cfg.remotes||!cfg.remotes[m[1]])return;var l=document.createElement('link');l.rel='preload';` +
     `l.as='script';l.href=new URL('remoteEntry.js',cfg.remotes[m[1]].replace(/\\/?$/,'/')).href;` +
-    `document.head.appendChild(l)}).catch(function(){});${fillPart}}}catch(e){}${dropOthers}})(document.documentElement)`;
+    `document.head.appendChild(l)}).catch(function(){});${fillPart}${fillReviews}}}catch(e){}${dropOthers}})(document.documentElement)`;
   // A stand-in shows only on its own page's routes: the home hero on the home routes, any other
   // one where the inline script named its module (`data-page`, from the route table above).
   const homeModule = 'storefront/HomePage';

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
+import { TestimonialsSlot } from '../components/testimonials';
 import { BlogsView } from '../features/blogs/components/blogs-view';
 import { MAX_QUERY } from '../features/catalogue/catalogue-state';
 import { CatalogueControls, CatalogueHead } from '../features/catalogue/components/catalogue-controls';
@@ -42,8 +43,9 @@ const PartPhotoSlot = () => (
  *   page's equivalent, filled the same way by the same script (for any visitor: that page is
  *   public): photo in the first column; category, name and text in the second. The page adds the
  *   stock badge to the right of the category and the price, facts and buttons below the text.
- * - pages.html: the pages that need no data, whole (the Q&A page, the portfolio), and the tops
- *   of the reviews page (heading and intro; the reviews themselves are data) and the catalogue
+ * - pages.html: the pages that need no data, whole (the Q&A page, the portfolio), the reviews
+ *   page (heading and intro, and the reviews' list that the shell's inline script fills from
+ *   GET /review as it fills a part: TestimonialsSlot), the top of the catalogue
  *   (heading, search box and filters at their defaults, without counts): the shell shows the
  *   one its route names, so their largest paint is in the HTML too, and keeps it as the page's
  *   loading state until the page renders the same markup. Also after home.html.
@@ -95,6 +97,7 @@ export default function prerender(): Record<
       <PortfolioView prerendered="storefront/PortfolioPage" />
       <div className="page" data-prerendered="storefront/ReviewsPage">
         <ReviewsHead />
+        <TestimonialsSlot />
       </div>
       <div className="section catalogue" data-prerendered="storefront/CataloguePage">
         <CatalogueHead />

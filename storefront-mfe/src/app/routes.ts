@@ -9,7 +9,7 @@ export const routes: RemoteRoute[] = [
   // A part's public page: search engines and shared links lead here (its head is served per part).
   { path: '/parts/:id', title: 'Part', module: 'PartPage', prefetch: { part: 'id' } },
   { path: '/blogs', title: 'Blogs', module: 'BlogsPage' },
-  { path: '/reviews', title: 'Reviews', module: 'ReviewsPage' },
+  { path: '/reviews', title: 'Reviews', module: 'ReviewsPage', prefetch: { reviews: true } },
   { path: '/myPortfolio', title: 'My Portfolio', module: 'PortfolioPage' },
   {
     path: '/purchase/:id',

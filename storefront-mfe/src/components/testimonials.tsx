@@ -26,6 +26,34 @@ function Testimonial({ review }: { review: Review }) {
   );
 }
 
+/**
+ * Build time: the reviews as the prerendered first screen holds them (src/app/prerender.tsx), the
+ * same boxes as Testimonials: an empty list and one review's markup in a <template>, which the
+ * shell's inline script copies for each review of GET /review, filling each `data-fill`
+ * (`attribute:field`, `text` for the text) from the review's `review`, `name` and `img` (left
+ * as the default photo when the review has none) and the stars' `on`, `off` and `label`, as
+ * StarRating writes them.
+ */
+export function TestimonialsSlot() {
+  return (
+    <div className="testimonials" data-fill-list="reviews">
+      <template>
+        <figure className="testimonial card" data-testid="testimonial">
+          <p className="stars" role="img" data-fill="aria-label:label">
+            <span aria-hidden="true" data-fill="text:on" />
+            <span aria-hidden="true" className="off" data-fill="text:off" />
+          </p>
+          <blockquote data-fill="text:review" />
+          <figcaption>
+            <img src={DEFAULT_REVIEWER} data-fill="src:img" alt="" width={48} height={48} loading="lazy" />
+            <span className="testimonial-author" data-fill="text:name" />
+          </figcaption>
+        </figure>
+      </template>
+    </div>
+  );
+}
+
 /** Client testimonials from GET /review; `limit` shows the first few on the home page. */
 export function Testimonials({ limit }: { limit?: number }) {
   const { data, isLoading, isError, refetch } = useGetReviewsQuery();

@@ -1,7 +1,22 @@
+interface ButtonProps {
+  onClick: () => void;
+  /** The visitor is about to press it (focus, a pointer over it, a touch). */
+  onIntent?: () => void;
+  disabled: boolean;
+}
+
 /** Google's "G" mark beside the label; the text alone names the button for assistive tech. */
-function GoogleButton({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
+function GoogleButton({ onClick, onIntent, disabled }: ButtonProps) {
   return (
-    <button type="button" className="btn btn-outline google-button" onClick={onClick} disabled={disabled}>
+    <button
+      type="button"
+      className="btn btn-outline google-button"
+      onClick={onClick}
+      onFocus={onIntent}
+      onPointerEnter={onIntent}
+      onTouchStart={onIntent}
+      disabled={disabled}
+    >
       <svg viewBox="0 0 48 48" width="20" height="20" aria-hidden="true" focusable="false">
         <path
           fill="#EA4335"
@@ -26,13 +41,13 @@ function GoogleButton({ onClick, disabled }: { onClick: () => void; disabled: bo
 }
 
 /** How both sign-in screens end: an "or" under the form, then the Google button. */
-export function OrGoogle({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
+export function OrGoogle({ onClick, onIntent, disabled }: ButtonProps) {
   return (
     <>
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <GoogleButton disabled={disabled} onClick={onClick} />
+      <GoogleButton disabled={disabled} onClick={onClick} onIntent={onIntent} />
     </>
   );
 }

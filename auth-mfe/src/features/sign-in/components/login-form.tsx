@@ -1,9 +1,8 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ensureAuthStyles } from '../../../styles';
-import { loginFormSchema, type LoginFormValues } from '../schema';
-import { sendPasswordReset, signInWithGoogle, signInWithPassword } from '../sign-in';
+import type { LoginFormValues } from '../schema';
+import { loadSignIn, loginResolver, preloadSignIn } from '../load-sign-in';
 import { useAuthAction } from '../use-auth-action';
 import { AuthStatus } from './auth-status';
 import { OrGoogle } from './google-button';
@@ -33,24 +32,31 @@ export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }
     getValues,
     formState: { errors },
   } = useForm<LoginFormValues>({
-    resolver: zodResolver(loginFormSchema),
+    resolver: loginResolver,
     defaultValues: { email: '', password: '' },
   });
 
   const onSubmit = handleSubmit(({ email, password }) =>
-    run((dispatch) => signInWithPassword(dispatch, email, password)),
+    run(async (dispatch) => (await loadSignIn()).signInWithPassword(dispatch, email, password)),
   );
 
   async function onForgotPassword() {
     // Only the email matters here; a wrong one gets its message and the focus.
     if (!(await trigger('email', { shouldFocus: true }))) return;
     const email = getValues('email');
-    await runHere(() => sendPasswordReset(email), PASSWORD_RESET_SENT);
+    await runHere(async () => (await loadSignIn()).sendPasswordReset(email), PASSWORD_RESET_SENT);
   }
 
   return (
     <>
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy}>
+      <form
+        onSubmit={(e) => void onSubmit(e)}
+        onFocus={preloadSignIn}
+        onPointerEnter={preloadSignIn}
+        onTouchStart={preloadSignIn}
+        noValidate
+        aria-busy={busy}
+      >
         <CredentialFields
           id={id}
           email={{ registration: register('email'), error: errors.email }}
@@ -73,7 +79,11 @@ export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }
           Login
         </button>
       </form>
-      <OrGoogle disabled={busy} onClick={() => void run(signInWithGoogle)} />
+      <OrGoogle
+        disabled={busy}
+        onIntent={preloadSignIn}
+        onClick={() => void run(async (dispatch) => (await loadSignIn()).signInWithGoogle(dispatch))}
+      />
     </>
   );
 }

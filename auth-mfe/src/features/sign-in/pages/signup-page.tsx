@@ -1,14 +1,13 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { selectAuthStatus, useAppSelector } from '@motoparts/state';
 import { ensureAuthStyles } from '../../../styles';
 import { AuthStatus } from '../components/auth-status';
 import { OrGoogle } from '../components/google-button';
 import { CredentialFields, TextField } from '../components/text-field';
-import { signupFormSchema, type SignupFormValues } from '../schema';
-import { signInWithGoogle, signUpWithPassword } from '../sign-in';
+import type { SignupFormValues } from '../schema';
+import { loadSignIn, signupResolver, preloadSignIn } from '../load-sign-in';
 import { useAuthAction, useReturnTo } from '../use-auth-action';
 
 ensureAuthStyles();
@@ -24,12 +23,12 @@ export default function SignupPage() {
     handleSubmit,
     formState: { errors },
   } = useForm<SignupFormValues>({
-    resolver: zodResolver(signupFormSchema),
+    resolver: signupResolver,
     defaultValues: { name: '', email: '', password: '' },
   });
 
   const onSubmit = handleSubmit(({ name, email, password }) =>
-    run((dispatch) => signUpWithPassword(dispatch, name, email, password)),
+    run(async (dispatch) => (await loadSignIn()).signUpWithPassword(dispatch, name, email, password)),
   );
 
   // Only while idle: during sign-up the action itself navigates once the session is stored.
@@ -40,7 +39,14 @@ export default function SignupPage() {
       <section className="card auth-card" aria-labelledby="signup-heading">
         <h1 id="signup-heading">Sign Up</h1>
         <p className="auth-lead">Create an account to order parts in bulk and pay by card.</p>
-        <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy}>
+        <form
+          onSubmit={(e) => void onSubmit(e)}
+          onFocus={preloadSignIn}
+          onPointerEnter={preloadSignIn}
+          onTouchStart={preloadSignIn}
+          noValidate
+          aria-busy={busy}
+        >
           <TextField
             id={`${id}-name`}
             label="Name"
@@ -60,7 +66,11 @@ export default function SignupPage() {
             Sign Up
           </button>
         </form>
-        <OrGoogle disabled={busy} onClick={() => void run(signInWithGoogle)} />
+        <OrGoogle
+          disabled={busy}
+          onIntent={preloadSignIn}
+          onClick={() => void run(async (dispatch) => (await loadSignIn()).signInWithGoogle(dispatch))}
+        />
         <p className="auth-switch">
           Already have an account?{' '}
           <Link to="/login" state={location.state}>
