@@ -38,8 +38,8 @@ type Line = Record<string, unknown>;
 /** Rewrites the `qty` of each line at `path` as `quantity`, document by document. */
 async function renameLineQty(collection: mongo.Collection, path: 'lines' | 'draft.lines'): Promise<number> {
   let renamed = 0;
-  const docs = await collection.find({ [`${path}.qty`]: { $exists: true } }).toArray();
-  for (const doc of docs) {
+  // One document at a time: every customer's cart may need it.
+  for await (const doc of collection.find({ [`${path}.qty`]: { $exists: true } })) {
     const lines = (path === 'lines' ? doc.lines : (doc.draft as { lines?: unknown } | undefined)?.lines) as
       Line[] | undefined;
     if (!Array.isArray(lines)) continue;

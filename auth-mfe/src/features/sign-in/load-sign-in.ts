@@ -39,3 +39,10 @@ export function preloadSignIn(): void {
   loadValidation().catch(() => undefined);
   loadSignIn().catch(() => undefined);
 }
+
+/** What an element listens to for the visitor starting on a sign-in form: each starts loading. */
+export const signInIntent = {
+  onFocus: preloadSignIn,
+  onPointerEnter: preloadSignIn,
+  onTouchStart: preloadSignIn,
+} as const;

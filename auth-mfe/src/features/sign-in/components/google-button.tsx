@@ -1,20 +1,19 @@
+import { signInIntent } from '../load-sign-in';
+
 interface ButtonProps {
   onClick: () => void;
-  /** The visitor is about to press it (focus, a pointer over it, a touch). */
-  onIntent?: () => void;
   disabled: boolean;
 }
 
 /** Google's "G" mark beside the label; the text alone names the button for assistive tech. */
-function GoogleButton({ onClick, onIntent, disabled }: ButtonProps) {
+function GoogleButton({ onClick, disabled }: ButtonProps) {
   return (
     <button
       type="button"
       className="btn btn-outline google-button"
       onClick={onClick}
-      onFocus={onIntent}
-      onPointerEnter={onIntent}
-      onTouchStart={onIntent}
+      // The visitor is about to press it: Firebase starts loading.
+      {...signInIntent}
       disabled={disabled}
     >
       <svg viewBox="0 0 48 48" width="20" height="20" aria-hidden="true" focusable="false">
@@ -41,13 +40,13 @@ function GoogleButton({ onClick, onIntent, disabled }: ButtonProps) {
 }
 
 /** How both sign-in screens end: an "or" under the form, then the Google button. */
-export function OrGoogle({ onClick, onIntent, disabled }: ButtonProps) {
+export function OrGoogle({ onClick, disabled }: ButtonProps) {
   return (
     <>
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <GoogleButton disabled={disabled} onClick={onClick} onIntent={onIntent} />
+      <GoogleButton disabled={disabled} onClick={onClick} />
     </>
   );
 }

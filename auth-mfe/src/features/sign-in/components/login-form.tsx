@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { ensureAuthStyles } from '../../../styles';
 import type { LoginFormValues } from '../schema';
-import { loadSignIn, loginResolver, preloadSignIn } from '../load-sign-in';
+import { loadSignIn, loginResolver, signInIntent } from '../load-sign-in';
 import { useAuthAction } from '../use-auth-action';
 import { AuthStatus } from './auth-status';
 import { OrGoogle } from './google-button';
@@ -49,14 +49,7 @@ export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }
 
   return (
     <>
-      <form
-        onSubmit={(e) => void onSubmit(e)}
-        onFocus={preloadSignIn}
-        onPointerEnter={preloadSignIn}
-        onTouchStart={preloadSignIn}
-        noValidate
-        aria-busy={busy}
-      >
+      <form onSubmit={(e) => void onSubmit(e)} {...signInIntent} noValidate aria-busy={busy}>
         <CredentialFields
           id={id}
           email={{ registration: register('email'), error: errors.email }}
@@ -81,7 +74,6 @@ export function LoginForm({ passwordReset = false }: { passwordReset?: boolean }
       </form>
       <OrGoogle
         disabled={busy}
-        onIntent={preloadSignIn}
         onClick={() => void run(async (dispatch) => (await loadSignIn()).signInWithGoogle(dispatch))}
       />
     </>

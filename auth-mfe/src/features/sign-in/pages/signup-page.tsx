@@ -7,7 +7,7 @@ import { AuthStatus } from '../components/auth-status';
 import { OrGoogle } from '../components/google-button';
 import { CredentialFields, TextField } from '../components/text-field';
 import type { SignupFormValues } from '../schema';
-import { loadSignIn, signupResolver, preloadSignIn } from '../load-sign-in';
+import { loadSignIn, signInIntent, signupResolver } from '../load-sign-in';
 import { useAuthAction, useReturnTo } from '../use-auth-action';
 
 ensureAuthStyles();
@@ -39,14 +39,7 @@ export default function SignupPage() {
       <section className="card auth-card" aria-labelledby="signup-heading">
         <h1 id="signup-heading">Sign Up</h1>
         <p className="auth-lead">Create an account to order parts in bulk and pay by card.</p>
-        <form
-          onSubmit={(e) => void onSubmit(e)}
-          onFocus={preloadSignIn}
-          onPointerEnter={preloadSignIn}
-          onTouchStart={preloadSignIn}
-          noValidate
-          aria-busy={busy}
-        >
+        <form onSubmit={(e) => void onSubmit(e)} {...signInIntent} noValidate aria-busy={busy}>
           <TextField
             id={`${id}-name`}
             label="Name"
@@ -68,7 +61,6 @@ export default function SignupPage() {
         </form>
         <OrGoogle
           disabled={busy}
-          onIntent={preloadSignIn}
           onClick={() => void run(async (dispatch) => (await loadSignIn()).signInWithGoogle(dispatch))}
         />
         <p className="auth-switch">
