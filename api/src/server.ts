@@ -132,15 +132,11 @@ async function main(): Promise<void> {
       logger.warn({ err: (err as Error).message }, 'catalogue not loaded at start');
     }
     // The lists kept in memory (every order, every account's email), read once now rather than at
-    // the first Manage Order or Manage User; nothing to read for the database's read models.
+    // the first Manage Order or Manage User; nothing to read for the database's read models. The
+    // Overview's figures are read when it is first asked for (sales/read-models.ts).
     await reads.orders
       .warm()
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'order list not read at start'));
-    await reads.sales
-      .warm()
-      .catch((err: unknown) =>
-        logger.warn({ err: (err as Error).message }, 'sales figures not read at start'),
-      );
     await userLookup
       .warm()
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'user list not read at start'));

@@ -43,6 +43,34 @@ async function diedAfterTaking(partId: string, quantity = 100): Promise<string> 
   return orderId;
 }
 
+it('a pass over the journals this process wrote finds its own dead request, and leaves the rest to a full pass', async () => {
+  // A full pass first: what earlier tests left is settled and the written parts are forgotten.
+  await recoverOnce({ graceMs: 0 });
+  const mine = await insertPart({ availableQty: 1000 });
+  const behindItsBack = await insertPart({ availableQty: 1000 });
+  const orderId = await diedAfterTaking(mine);
+  // A mark no request of this process wrote (an operator, or a process before it).
+  const stray = new Types.ObjectId().toHexString();
+  await PartModel.updateOne(
+    { _id: behindItsBack },
+    { $inc: { availableQty: -100 }, $push: { journal: plusMark(stray, 100) } },
+  );
+
+  const written = await recoverOnce({ graceMs: 0, scanOrders: false, journals: 'written' });
+  expect(written.orphansReturned).toBe(1);
+  expect(await stockOf(mine)).toBe(1000);
+  expect(got(await OrderModel.findById(orderId).lean<OrderDoc>()).hold).toBe('void');
+  expect(await journalOf(behindItsBack)).toEqual([plusMark(stray, 100)]);
+  // Nothing written since: the next such pass reads no journal at all.
+  expect((await recoverOnce({ graceMs: 0, scanOrders: false, journals: 'written' })).marksPulled).toBe(0);
+  expect(await stockOf(behindItsBack)).toBe(900);
+
+  const all = await recoverOnce({ graceMs: 0, scanOrders: false, journals: 'all' });
+  expect(all.orphansReturned).toBe(1);
+  expect(await stockOf(behindItsBack)).toBe(1000);
+  expect(await journalOf(behindItsBack)).toEqual([]);
+});
+
 it('a request that died after taking stock: the pass gives it back once and bars the id', async () => {
   const part = await insertPart({ availableQty: 1000 });
   const orderId = await diedAfterTaking(part);

@@ -2,8 +2,9 @@ import type { ApiError, Order, Sales } from '@motoparts/contracts';
 import { shopDays } from '../lib/shop-days';
 import { OrderModel } from '../orders/model';
 import { PartModel } from '../parts/model';
+import { MemorySalesReads } from '../sales/read-models';
 import { cast, uniqueEmail, type Account } from './support/auth';
-import { got } from './support/faults';
+import { eventually, got } from './support/faults';
 import { call, insertPart, startTestApp, type TestApp } from './support/harness';
 import { postSucceededWebhook } from './support/stripe-proxy';
 
@@ -264,6 +265,30 @@ describe('GET /sales', () => {
     const paidOne = await paid(part, 100);
     const refused = await call<ApiError>(t.base, 'DELETE', `/order/${paidOne._id}`, { token: admin.token });
     expect(refused.status).toBe(409);
+  });
+});
+
+describe('the Overview kept in memory', () => {
+  it('lets its facts go when not asked for a while, and reads them again with the writes made meanwhile', async () => {
+    const reads = new MemorySalesReads(200);
+    const part = await insertPart({ name: 'Sales idle gasket', minOrderQty: 100, availableQty: 10_000 });
+    const first = await place(part, 100);
+    const from = Date.now() - DAY_MS;
+    const to = Date.now() + DAY_MS;
+    expect(reads.loaded).toBe(false); // nothing read before the first ask
+    const before = await reads.window(from, to);
+    expect(reads.loaded).toBe(true);
+    expect(before.placed.map((f) => f.id)).toContain(first._id);
+    expect(before.holding.map((f) => f.id)).toContain(first._id);
+
+    expect(await eventually(async () => !reads.loaded, 100, 50)).toBe(true);
+    // Written while let go: the next ask reads them.
+    const second = await paid(part, 100);
+    const after = await reads.window(from, to);
+    expect(reads.loaded).toBe(true);
+    expect(after.paid.map((f) => f.id)).toContain(second._id);
+    expect(after.placed.map((f) => f.id)).toEqual(expect.arrayContaining([first._id, second._id]));
+    expect(after.holding.map((f) => f.id)).not.toContain(second._id);
   });
 });
 

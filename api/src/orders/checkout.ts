@@ -405,7 +405,7 @@ async function finishPaid(doc: CheckoutRecord): Promise<void> {
   for (const line of doc.lines) {
     await OrderModel.updateOne({ _id: line.orderId, paid: false }, { $set: { paid: true, ...paid } });
   }
-  await openSlots().release(doc.uid, doc._id);
+  await openSlots().release(doc._id);
   dropNoteLater(doc._id);
 }
 
@@ -436,7 +436,7 @@ async function finishRelease(doc: CheckoutRecord): Promise<void> {
   await writeLineOrders(doc); // a crash right after the commit may have left some unwritten
   for (const line of doc.lines) await releaseOrder(line.orderId, to, { checkoutId: doc._id });
   await CheckoutModel.updateOne({ _id: doc._id, state: 'releasing' }, { $set: { state: 'released' } });
-  await openSlots().release(doc.uid, doc._id);
+  await openSlots().release(doc._id);
   dropNoteLater(doc._id);
 }
 

@@ -71,8 +71,10 @@ export interface OrderJobs {
 
 /**
  * The background work of the order system: the recovery pass (at start, scanning every order
- * once, then every ORDER_RECOVERY_INTERVAL_MS from the release notes and journals), the expiry pass (every quarter of the hold, 1 s to 1 min), and
- * the batched journal clean-up (every 250 ms). A pass that meets a database outage just waits for
+ * once, then every ORDER_RECOVERY_INTERVAL_MS from the release notes and journals: on the
+ * embedded database only the journals this process wrote since, with every one read hourly), the
+ * expiry pass (every quarter of the hold, 1 s to 1 min), and the batched journal clean-up (every
+ * 250 ms). A pass that meets a database outage just waits for
  * the next tick.
  */
 export function startOrderJobs(
@@ -102,12 +104,23 @@ export function startOrderJobs(
   // older than a day are swept at most hourly: the sweep reads the whole key collection.
   let scanned = false;
   let sweptAt = 0;
+  let journalsReadAt = 0;
   const recover = guard('recovery', async () => {
     // Checkouts first: a committed checkout's orders are written before the journal's markers
     // of its lines are judged (orders/checkout.ts).
     const c = await recoverCheckouts({ graceMs, log });
     if (c.rolledBack + c.rolledForward + c.released > 0) log.warn(c, 'recovery pass repaired checkouts');
-    const r = await recoverOnce({ graceMs, log, scanOrders: !scanned });
+    // Every part's journal at start, hourly (what an operator wrote behind this process's back),
+    // and always with a shared database (other processes write marks too); else only the parts
+    // this process wrote to since the last pass.
+    const allJournals = !scanned || !env.MONGODB_EMBEDDED || Date.now() - journalsReadAt >= 60 * 60_000;
+    const r = await recoverOnce({
+      graceMs,
+      log,
+      scanOrders: !scanned,
+      journals: allJournals ? 'all' : 'written',
+    });
+    if (allJournals) journalsReadAt = Date.now();
     scanned = true;
     const refunds = await recoverRefunds(payments, new Date(Date.now() - graceMs), log);
     if (refunds > 0) log.warn({ refunds }, 'recovery pass finished refunds');

@@ -295,6 +295,9 @@ const openOrdersSchema = new Schema(
   { strict: 'throw', versionKey: false },
 );
 
+// A hold is released by its id alone (a payment does not read its order back).
+openOrdersSchema.index({ open: 1 });
+
 export const OpenOrdersModel = model('OpenOrders', openOrdersSchema);
 
 /**

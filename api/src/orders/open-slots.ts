@@ -9,8 +9,11 @@ export interface OpenSlots {
   claim(uid: string, orderId: string, cap: number): Promise<boolean>;
   /** The placing is over: the order was written (from then on it counts itself) or not. */
   settle(uid: string, orderId: string, placed: boolean, cap: number): Promise<void>;
-  /** The order is no longer open (paid, shipped, cancelled or expired). */
-  release(uid: string, orderId: string): Promise<void>;
+  /**
+   * The order (or checkout) is no longer open (paid, shipped, cancelled or expired). Named by its
+   * id alone: a payment answers without reading the order back to learn whose it is.
+   */
+  release(holdId: string): Promise<void>;
 }
 
 /**
@@ -41,10 +44,12 @@ export const databaseSlots: OpenSlots = {
   async settle(uid, orderId, placed, cap) {
     // A refused or failed order frees its slot (best effort: a stale slot is pruned later);
     // without a cap it claimed none.
-    if (!placed && cap > 0) await databaseSlots.release(uid, orderId).catch(() => undefined);
+    if (!placed && cap > 0)
+      await OpenOrdersModel.updateOne({ _id: uid }, { $pull: { open: orderId } }).catch(() => undefined);
   },
-  async release(uid, orderId) {
-    await OpenOrdersModel.updateOne({ _id: uid }, { $pull: { open: orderId } });
+  async release(holdId) {
+    // A hold is in one customer's list at most (api/INDEXES.md: the index on `open`).
+    await OpenOrdersModel.updateOne({ open: holdId }, { $pull: { open: holdId } });
   },
 };
 

@@ -162,8 +162,10 @@ export async function claimPayment(
     intent.metadata?.orderId === orderId &&
     intent.currency === 'usd';
   if (confirmed && intent) {
-    const paid = await markPaid(orderId, intent.amount, intent.id);
-    if (paid) return { paid: true, message: 'Payment confirmed.', order: toOrder(paid, rules) };
+    if (await markPaid(orderId, intent.amount, intent.id)) {
+      const paid = await getOrderFor(caller, orderId, { adminMaySee: false });
+      return { paid: true, message: 'Payment confirmed.', order: toOrder(paid, rules) };
+    }
     const why = await strayReason(orderId, intent);
     if (why) {
       await refundStray(stripe, intent, orderId, why, log);

@@ -62,6 +62,11 @@ export const NOT_HOLDING = ['reserving', 'releasing', 'released', 'void'] as con
 
 /** One copy of each repeated text (part ids and names, emails, statuses): facts are many. */
 const texts = new Map<string, string>();
+
+/** Lets the shared texts go with the facts that used them (sales/read-models.ts). */
+export function forgetSharedTexts(): void {
+  texts.clear();
+}
 function shared(text: string): string {
   const kept = texts.get(text);
   if (kept !== undefined) return kept;

@@ -1,5 +1,5 @@
 import { OrderModel, orderChanges, type OrderChange } from '../orders/model';
-import { FACT_FIELDS, factOf, NOT_HOLDING, type FactDoc, type OrderFact } from './facts';
+import { FACT_FIELDS, factOf, forgetSharedTexts, NOT_HOLDING, type FactDoc, type OrderFact } from './facts';
 
 /**
  * What the Overview reads of the orders, one interface with two implementations chosen once per
@@ -12,8 +12,6 @@ import { FACT_FIELDS, factOf, NOT_HOLDING, type FactDoc, type OrderFact } from '
 export interface SalesReads {
   /** What a window [from, to) of the Overview is made of. */
   window(from: number, to: number): Promise<WindowFacts>;
-  /** Reads what it keeps, before the server reports ready. */
-  warm(): Promise<void>;
 }
 
 export interface WindowFacts {
@@ -63,8 +61,6 @@ export class DatabaseSalesReads implements SalesReads {
     ).lean<FactDoc[]>();
     return factsOf(docs);
   }
-
-  async warm(): Promise<void> {}
 }
 
 /** Ids per `_id: {$in}` read: the embedded FerretDB answers up to 500 from its index. */
@@ -79,23 +75,56 @@ interface Changed {
   all: boolean;
 }
 
+/** How long the facts stay in memory after the Overview last asked for them. */
+export const FACTS_KEPT_MS = 10 * 60_000;
+
 /**
- * Every listed order's fact (≈ 0.15 KB each: 50,000 orders take ≈ 8 MB), read in one pass at
- * start, then kept by the order model's hooks (orders/model.ts `orderChanges`): a removed order
- * goes, any other change marks the order to be read again (by `_id`) before the next answer, and a
- * change the hooks cannot narrow down reads everything again. So an answer reflects every write
- * that finished before it was asked for.
+ * Every listed order's fact (≈ 0.23 KB each in the heap: 50,000 orders take ≈ 11 MB), read in one
+ * pass when the Overview first asks (≈ 1.5 s at 50,000), then kept by the order model's hooks
+ * (orders/model.ts `orderChanges`): a removed order goes, any other change marks the order to be
+ * read again (by `_id`) before the next answer, and a change the hooks cannot narrow down reads
+ * everything again. So an answer reflects every write that finished before it was asked for.
+ * The facts are let go once the Overview has not asked for `keptMs`: held for good they took a
+ * tenth of the 128 MB heap, which then ran out of room to grow and collected garbage several
+ * times a second under load (every payment's webhook paid for it; bench/api/README.md).
  */
 export class MemorySalesReads implements SalesReads {
   private facts = new Map<string, OrderFact>();
+  private lastAsked = 0;
+  private letGo: NodeJS.Timeout | undefined;
   private needsLoad = true;
   /** Orders changed since their fact was read. */
   private dirty = new Set<string>();
   private readonly reads = new Set<Changed>();
   private syncing: Promise<void> | undefined;
 
-  constructor() {
+  constructor(private readonly keptMs = FACTS_KEPT_MS) {
     orderChanges.subscribe((change) => this.apply(change));
+  }
+
+  /** Whether the facts are in memory now (read, and not let go since). */
+  get loaded(): boolean {
+    return !this.needsLoad;
+  }
+
+  /** Keeps the facts for `keptMs` from now, then lets them go unless asked for again. */
+  private keep(): void {
+    this.lastAsked = Date.now();
+    this.letGo ??= setTimeout(() => this.letGoIfIdle(), this.keptMs).unref();
+  }
+
+  private letGoIfIdle(): void {
+    this.letGo = undefined;
+    const idle = Date.now() - this.lastAsked;
+    // Asked for meanwhile, or being read right now: kept a while longer.
+    if (idle < this.keptMs || this.syncing) {
+      this.letGo = setTimeout(() => this.letGoIfIdle(), Math.max(this.keptMs - idle, 1)).unref();
+      return;
+    }
+    this.facts = new Map();
+    forgetSharedTexts();
+    this.needsLoad = true;
+    this.dirty.clear();
   }
 
   private apply(change: OrderChange): void {
@@ -186,16 +215,14 @@ export class MemorySalesReads implements SalesReads {
 
   async window(from: number, to: number): Promise<WindowFacts> {
     const found: WindowFacts = { paid: [], placed: [], holding: [] };
+    const facts = await this.current();
+    this.keep();
     // One pass over every order's fact.
-    for (const f of (await this.current()).values()) {
+    for (const f of facts.values()) {
       if (f.paid && f.paidAt >= from && f.paidAt < to) found.paid.push(f);
       if (f.placedAt >= from && f.placedAt < to) found.placed.push(f);
       if (f.holding) found.holding.push(f);
     }
     return found;
-  }
-
-  async warm(): Promise<void> {
-    await this.current();
   }
 }
