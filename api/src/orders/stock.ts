@@ -427,7 +427,25 @@ export async function recoverOnce({
   // Journal entries whose order has moved on are pulled; a `+id` whose order is gone without a
   // matching `-id` (undone by an earlier pass while another process's taking step was still in
   // flight, and that process died) gives its pieces back.
-  for (const part of await journalsToRead(journals)) {
+  const { parts, ids } = await journalsToRead(journals);
+  try {
+    await settleJournals(parts, cutoff, report, log);
+  } catch (err) {
+    // Read again by the next pass: the parts this one did not get through may hold dead marks.
+    for (const id of ids) journalsWritten.add(id);
+    throw err;
+  }
+  return report;
+}
+
+/** The journal half of the pass: each part's marks judged against their orders. */
+async function settleJournals(
+  parts: PartDoc[],
+  cutoff: Date,
+  report: RecoveryReport,
+  log: Logger | undefined,
+): Promise<void> {
+  for (const part of parts) {
     const marks = part.journal ?? [];
     const pull: string[] = [];
     for (const mark of marks) {
@@ -493,19 +511,23 @@ export async function recoverOnce({
       report.marksPulled += pull.length;
     }
   }
-  return report;
 }
 
 /** Ids per `_id: {$in}` read of journals. */
 const JOURNAL_BATCH = 500;
 
-/** The parts with a journal that the pass reads: every one, or those written since the last pass. */
-async function journalsToRead(which: 'all' | 'written'): Promise<PartDoc[]> {
+/**
+ * The parts with a journal that the pass reads (every one, or those written since the last pass),
+ * with the ids it took off `journalsWritten` to read them.
+ */
+async function journalsToRead(which: 'all' | 'written'): Promise<{ parts: PartDoc[]; ids: string[] }> {
   const ids = [...journalsWritten];
   journalsWritten.clear();
   try {
-    if (which === 'all')
-      return await PartModel.find({ journal: { $gt: '' } }, { journal: 1 }).lean<PartDoc[]>();
+    if (which === 'all') {
+      const parts = await PartModel.find({ journal: { $gt: '' } }, { journal: 1 }).lean<PartDoc[]>();
+      return { parts, ids };
+    }
     const parts: PartDoc[] = [];
     const valid = ids.filter((id) => Types.ObjectId.isValid(id));
     for (let i = 0; i < valid.length; i += JOURNAL_BATCH) {
@@ -516,7 +538,7 @@ async function journalsToRead(which: 'all' | 'written'): Promise<PartDoc[]> {
         >()),
       );
     }
-    return parts;
+    return { parts, ids };
   } catch (err) {
     for (const id of ids) journalsWritten.add(id);
     throw err;

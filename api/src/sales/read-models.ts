@@ -118,7 +118,8 @@ export class MemorySalesReads implements SalesReads {
     const idle = Date.now() - this.lastAsked;
     // Asked for meanwhile, or being read right now: kept a while longer.
     if (idle < this.keptMs || this.syncing) {
-      this.letGo = setTimeout(() => this.letGoIfIdle(), Math.max(this.keptMs - idle, 1)).unref();
+      const wait = idle < this.keptMs ? this.keptMs - idle : 1000;
+      this.letGo = setTimeout(() => this.letGoIfIdle(), wait).unref();
       return;
     }
     this.facts = new Map();
