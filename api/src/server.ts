@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { connectDb, disconnectDb } from './lib/db';
 import { renameStoredFields } from './stored-names';
 import { EnvError, loadEnv, productionProblems, readModelKind, shopUrl, type Env } from './lib/env';
+import { trackConnections } from './lib/connections';
 import { lifecycle } from './lib/lifecycle';
 import { createLogger, type Logger } from './lib/logger';
 import { startMailer } from './mail/outbox';
@@ -65,6 +66,9 @@ function startMail(env: Env, transport: MailTransport, logger: Logger): { stop: 
   };
 }
 
+/** How long a connection that sends nothing stays open once the API is draining. */
+const CONNECTION_GRACE_MS = 1_000;
+
 async function main(): Promise<void> {
   const env = readEnv();
   const logger = createLogger(env);
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
   const reads = readModelsFor(env);
   const app = createApp({ env, logger, catalogue, userLookup, reads });
   const server = app.listen(env.PORT, env.HOST);
+  const connections = trackConnections(server, CONNECTION_GRACE_MS);
   server.on('error', (err: NodeJS.ErrnoException) => {
     logger.fatal(
       err.code === 'EADDRINUSE'
@@ -164,12 +169,14 @@ async function main(): Promise<void> {
     // Connections the kernel completed just before the signal wait in the listen backlog until
     // the busy event loop accepts them; closing the listener at once would reset them. So keep
     // accepting for a moment (readiness is already 503 and every answer says Connection: close),
-    // then stop. Give the connections already accepted a moment too before idle ones are closed:
-    // http.Server#close would drop them all at once, including sockets whose request has not been
-    // read yet. Keep-alive connections with nothing to do go at the next sweep.
+    // then stop. http.Server#close would also drop every connection without a request in
+    // progress, including ones whose request has not been read yet; instead connections resting
+    // between requests (keep-alive ones, or ones that sent nothing for a while) go at each sweep.
     await new Promise((resolve) => setTimeout(resolve, Math.min(LISTEN_GRACE_MS, env.SHUTDOWN_TIMEOUT_MS)));
+    // One more I/O pass first: connections the kernel completed meanwhile are accepted, not reset.
+    await new Promise((resolve) => setImmediate(resolve));
     const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
-    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    const sweep = setInterval(connections.closeResting, 250);
     void closed.then(() => clearInterval(sweep));
     const timeout = () =>
       new Promise<'timeout'>((resolve) =>

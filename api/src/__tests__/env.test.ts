@@ -53,6 +53,10 @@ it('uses one connection against the embedded database, the driver default otherw
   expect(poolSize(loadEnv({ ...base, MONGODB_EMBEDDED: 'true', MONGODB_POOL_SIZE: '4' }))).toBe(4);
 });
 
+it('ends a shutdown before Compose and Kubernetes kill the process (10 s after SIGTERM by default)', () => {
+  expect(loadEnv(base).SHUTDOWN_TIMEOUT_MS).toBeLessThan(10_000);
+});
+
 it('parses lists and defaults', () => {
   const env = loadEnv({ ...base, ADMIN_EMAILS: ' Admin@MotoParts.test , b@c.de,', PORT_API: '5100' });
   expect(env.ADMIN_EMAILS).toEqual(['admin@motoparts.test', 'b@c.de']);
