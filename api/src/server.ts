@@ -66,7 +66,7 @@ function startMail(env: Env, transport: MailTransport, logger: Logger): { stop: 
   };
 }
 
-/** How long a connection that sends nothing stays open once the API is draining. */
+/** How long a connection that reads and answers nothing stays open once the API is draining. */
 const CONNECTION_GRACE_MS = 1_000;
 
 async function main(): Promise<void> {
@@ -170,8 +170,8 @@ async function main(): Promise<void> {
     // the busy event loop accepts them; closing the listener at once would reset them. So keep
     // accepting for a moment (readiness is already 503 and every answer says Connection: close),
     // then stop. http.Server#close would also drop every connection without a request in
-    // progress, including ones whose request has not been read yet; instead connections resting
-    // between requests (keep-alive ones, or ones that sent nothing for a while) go at each sweep.
+    // progress, including ones whose request has not been read yet; instead a sweep every 250 ms
+    // closes those that have read nothing and answered nothing for a second (lib/connections.ts).
     await new Promise((resolve) => setTimeout(resolve, Math.min(LISTEN_GRACE_MS, env.SHUTDOWN_TIMEOUT_MS)));
     // One more I/O pass first: connections the kernel completed meanwhile are accepted, not reset.
     await new Promise((resolve) => setImmediate(resolve));

@@ -12,7 +12,7 @@ const serverSockets: net.Socket[] = [];
 const clients: net.Socket[] = [];
 
 /** A server whose `/slow` answers when `release` is called; every other path at once. */
-async function start(graceMs: number) {
+async function start(graceMs: number, clock?: () => number) {
   let release = () => undefined as void;
   const released = new Promise<void>((r) => (release = r));
   server = http.createServer((req, res) => {
@@ -20,7 +20,7 @@ async function start(graceMs: number) {
     else res.end('ok');
   });
   server.on('connection', (s: net.Socket) => serverSockets.push(s));
-  const tracker = trackConnections(server, graceMs);
+  const tracker = trackConnections(server, graceMs, clock);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   return { tracker, release };
@@ -51,10 +51,12 @@ async function connect(): Promise<{ client: net.Socket; accepted: net.Socket; re
   return { client, accepted: got(serverSockets[before]), received: () => text };
 }
 
-/** Runs the sweep and lets its deferred pass (and the destroys) happen. */
+/** Runs the sweep twice, as the draining server does every 250 ms, letting each deferred pass happen. */
 async function sweep(tracker: { closeResting: () => void }): Promise<void> {
-  tracker.closeResting();
-  await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 2; i++) {
+    tracker.closeResting();
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`;
@@ -75,8 +77,10 @@ it('closes a connection that has sent nothing for the whole grace', async () => 
   expect(silent.accepted.destroyed).toBe(true);
 });
 
-it('closes a keep-alive connection between requests, and never one whose request is under way', async () => {
-  const { tracker, release } = await start(0);
+it('closes a keep-alive connection once it has rested for the grace, never one with an answer under way', async () => {
+  // The sweep's clock is the test's: a second of rest is a step of `now`, whatever the machine's speed.
+  let now = 0;
+  const { tracker, release } = await start(1_000, () => now);
   const idle = await connect();
   idle.client.write(request('/'));
   await until(() => idle.received().includes('ok'));
@@ -89,14 +93,20 @@ it('closes a keep-alive connection between requests, and never one whose request
   partial.client.write('GET / HTTP/1.1\r\nHo');
   await until(() => partial.accepted.bytesRead > 0);
 
+  now = 500;
   await sweep(tracker);
-  expect(idle.accepted.destroyed).toBe(true);
-  expect(waiting.accepted.destroyed).toBe(false);
-  expect(partial.accepted.destroyed).toBe(false);
-
-  // Both finish and are answered.
+  for (const c of [idle, waiting, partial]) expect(c.accepted.destroyed).toBe(false);
+  // The half-sent request is finished and answered.
   partial.client.write('st: x\r\n\r\n');
   await until(() => partial.received().includes('ok'));
+  await sweep(tracker);
+
+  now = 5_000;
+  await sweep(tracker);
+  // Both keep-alive connections rested since the last sweeps; the slow answer keeps its own.
+  expect(idle.accepted.destroyed).toBe(true);
+  expect(partial.accepted.destroyed).toBe(true);
+  expect(waiting.accepted.destroyed).toBe(false);
   release();
   await until(() => waiting.received().includes('slow'));
 });

@@ -1,42 +1,41 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-interface Connection {
-  /** When it was accepted, or when its last answer was done. */
-  restingSince: number;
-  /** Bytes read by then: more read since means a request has begun to arrive. */
-  bytesAtRest: number;
-  /** Requests received and not yet answered. */
-  open: number;
+/** What the sweep last saw of a connection. */
+interface Seen {
+  /** Bytes it had read then. */
+  bytes: number;
+  /** Since when it has read nothing and had no answer under way. */
+  since: number;
 }
 
+/** The answer a connection is busy with: Node's own idle sweep reads the same field. */
+type HttpSocket = Socket & { _httpMessage?: { finished?: boolean } | null };
+
 /**
- * Which of a server's connections are resting between requests, so a shutdown closes only those.
- * Node's own closeIdleConnections also closes a connection accepted a moment ago whose request is
- * still unread in the kernel (or on its way): the client sent it before the signal and gets a
- * reset. Here a connection rests only once it has read nothing new for `graceMs`.
+ * Which of a server's connections are resting, so a shutdown closes only those. Node's own
+ * closeIdleConnections also closes a connection accepted a moment ago whose request is still
+ * unread in the kernel (or on its way): its client sent it before the signal and gets a reset.
+ * Here a connection rests once it has read nothing and had no answer under way for `graceMs`.
+ * Only connections are watched, not requests, so serving costs nothing more.
  */
-export function trackConnections(server: Server, graceMs: number): { closeResting: () => void } {
-  const connections = new Map<Socket, Connection>();
-  server.on('connection', (socket: Socket) => {
-    connections.set(socket, { restingSince: Date.now(), bytesAtRest: 0, open: 0 });
-    socket.once('close', () => connections.delete(socket));
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const connection = connections.get(req.socket);
-    if (!connection) return;
-    connection.open += 1;
-    res.once('close', () => {
-      connection.open -= 1;
-      connection.restingSince = Date.now();
-      connection.bytesAtRest = req.socket.bytesRead;
-    });
+export function trackConnections(
+  server: Server,
+  graceMs: number,
+  clock: () => number = Date.now,
+): { closeResting: () => void } {
+  const seen = new Map<HttpSocket, Seen>();
+  server.on('connection', (socket: HttpSocket) => {
+    seen.set(socket, { bytes: 0, since: clock() });
+    socket.once('close', () => seen.delete(socket));
   });
   const closeResting = () => {
-    const now = Date.now();
-    for (const [socket, c] of connections) {
-      const resting = c.open === 0 && socket.bytesRead === c.bytesAtRest && now - c.restingSince >= graceMs;
-      if (resting) socket.destroy();
+    const now = clock();
+    for (const [socket, last] of seen) {
+      const answering = socket._httpMessage ? !socket._httpMessage.finished : false;
+      if (answering || socket.bytesRead !== last.bytes)
+        seen.set(socket, { bytes: socket.bytesRead, since: now });
+      else if (now - last.since >= graceMs) socket.destroy();
     }
   };
   return {
