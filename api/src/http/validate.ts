@@ -59,6 +59,8 @@ let parsers = 0;
 
 /** The longest parameter value whose parse is kept: the lists' own values are far shorter. */
 const MAX_KEPT_VALUE = 200;
+/** The longest query string kept as sent (`ofRequest`). */
+const MAX_KEPT_RAW = 512;
 
 /**
  * A query parser for the hot public lists, which are read again and again with the same few
@@ -70,8 +72,10 @@ const MAX_KEPT_VALUE = 200;
  */
 export function queryParser<S extends z.ZodObject>(schema: S) {
   const names = Object.keys(schema.shape).sort();
-  const prefix = `${parsers++}?`;
-  return (query: Record<string, unknown>): Readonly<z.output<S>> => {
+  const known = new Set(names);
+  const parser = parsers++;
+  const prefix = `${parser}?`;
+  const parse = (query: Record<string, unknown>): Readonly<z.output<S>> => {
     let key = prefix;
     for (const name of names) {
       const value = query[name];
@@ -94,6 +98,23 @@ export function queryParser<S extends z.ZodObject>(schema: S) {
     }
     return answer;
   };
+  const rawPrefix = `${parser}#`;
+  /**
+   * The same answer for a request, looked up first by its query string as sent (`raw`): a string
+   * seen before costs one look-up instead of Koa's parse of it and the canonical key. A string is
+   * kept only when it names the schema's parameters alone, so junk makes no entry here either.
+   */
+  const ofRequest = (raw: string, query: () => Record<string, unknown>): Readonly<z.output<S>> => {
+    const keep = raw.length <= MAX_KEPT_RAW;
+    const kept = keep ? (keptQueries?.get(rawPrefix + raw) as Readonly<z.output<S>> | undefined) : undefined;
+    if (kept) return kept;
+    const parsed = query();
+    const answer = parse(parsed);
+    if (keep && Object.keys(parsed).every((name) => known.has(name)))
+      keptQueries?.set(rawPrefix + raw, answer);
+    return answer;
+  };
+  return Object.assign(parse, { ofRequest });
 }
 
 /**

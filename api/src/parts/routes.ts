@@ -30,7 +30,7 @@ export function partRoutes(routes: ApiRoutes, deps: RouteDeps): void {
   routes.cached.add('/parts', {
     count: countListing,
     answer: (ctx) => {
-      const query = parseList(ctx.query);
+      const query = parseList.ofRequest(ctx.querystring, () => ctx.query);
       const entry = catalogue.peekList(query);
       return entry && { entry, page: query };
     },
