@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Order } from '@motoparts/contracts';
+import mongoose from 'mongoose';
 import { shopUrl } from '../lib/env';
 import { createLogger } from '../lib/logger';
 import { startMailer, type Mailer } from '../mail/outbox';
@@ -203,6 +204,34 @@ describe('mail to the buyer', () => {
     expect(receipt.Text).toContain('Mail Brake Pads: 100 × $4.00 = $400.00');
     expect(receipt.Text).toContain('Mail Oil Filter: 300 × $2.00 = $600.00');
     expect(receipt.Text).toContain('Total: $1,000.00');
+  });
+
+  it('sends a mail in three commands on its document: the read, the lease, and the mark that ends mailDue', async () => {
+    const buyer = await account(t.base, uniqueEmail('mailcommands'), 'Command Buyer');
+    const partsId = await insertPart({ name: 'Mail Command Lever', price: 2, availableQty: 5000 });
+    const commands: { method: string; id: string }[] = [];
+    mongoose.set('debug', (collection: string, method: string, query?: { _id?: unknown }) => {
+      if (collection === 'orders') commands.push({ method, id: String(query?._id ?? '') });
+    });
+    let id = '';
+    try {
+      const placed = await call<Order>(t.base, 'POST', '/order', {
+        token: buyer.token,
+        body: { partsId, qty: 100 },
+      });
+      expect(placed.status).toBe(201);
+      id = placed.body._id;
+      await waitForMessagesTo(buyer.email, { count: 1 });
+      // The pass that sent it, to its end (and one more if it left the order due).
+      await mailer.runOnce();
+    } finally {
+      mongoose.set('debug', false);
+    }
+    const worker = commands.filter((c) => c.id === id && c.method !== 'insertOne').map((c) => c.method);
+    expect(worker).toEqual(['findOne', 'updateOne', 'updateOne']);
+    const doc = got(await OrderModel.findById(id).lean());
+    expect((doc.outbox ?? []).map((e) => Boolean(e.sentAt))).toEqual([true]);
+    expect(doc.mailDue).toBeUndefined();
   });
 });
 

@@ -82,7 +82,18 @@ export function startMailer({
     due.get(source)?.add(id);
   });
 
-  async function sendEntry(source: MailSource, doc: WithOutbox, entry: OutboxEntry, index: number) {
+  /**
+   * Leases, sends and marks one entry. `last`: it is the outbox's last entry and every one before
+   * it is sent, so its mark also ends `mailDue` (`settled`), unless an entry was queued since the
+   * read (then the entry after it exists, and only the mark is made).
+   */
+  async function sendEntry(
+    source: MailSource,
+    doc: WithOutbox,
+    entry: OutboxEntry,
+    index: number,
+    last: boolean,
+  ): Promise<{ sent: boolean; settled: boolean }> {
     const at = `outbox.${index}`;
     const now = Date.now();
     const leased = await source.model.updateOne(
@@ -94,16 +105,23 @@ export function startMailer({
       },
       { $set: { [`${at}.nextAt`]: new Date(now + LEASE_MS) } },
     );
-    if (leased.modifiedCount !== 1) return;
+    if (leased.modifiedCount !== 1) return { sent: false, settled: false };
     try {
       const message = await source.compose(doc, entry);
       if (message && message.to.length > 0) {
         await sender.sendMail({ ...message, from, messageId: messageIdOf(entry) });
       }
-      await source.model.updateOne(
-        { _id: doc._id, [`${at}.id`]: entry.id },
-        { $set: { [`${at}.sentAt`]: new Date() } },
-      );
+      const mine = { _id: doc._id, [`${at}.id`]: entry.id };
+      const sent = { [`${at}.sentAt`]: new Date() };
+      if (last) {
+        const settled = await source.model.updateOne(
+          { ...mine, [`outbox.${index + 1}`]: { $exists: false } },
+          { $set: sent, $unset: { mailDue: 1 } },
+        );
+        if (settled.modifiedCount === 1) return { sent: true, settled: true };
+      }
+      await source.model.updateOne(mine, { $set: sent });
+      return { sent: true, settled: false };
     } catch (err) {
       const attempts = (entry.attempts ?? 0) + 1;
       const error = err instanceof Error ? err.message : String(err);
@@ -121,6 +139,7 @@ export function startMailer({
           },
         },
       );
+      return { sent: false, settled: false };
     }
   }
 
@@ -129,14 +148,27 @@ export function startMailer({
     const doc = (await source.model.findById(id).lean()) as WithOutbox | null;
     if (!doc?.mailDue) return false;
     let waiting = false;
-    for (const [index, entry] of (doc.outbox ?? []).entries()) {
+    // Whether every entry before the current one is sent (then the last one's mark settles all).
+    let allSent = true;
+    const entries = doc.outbox ?? [];
+    for (const [index, entry] of entries.entries()) {
       if (stopped) return true;
       if (entry.sentAt) continue;
       if (entry.nextAt && entry.nextAt.getTime() > Date.now()) {
         waiting = true;
+        allSent = false;
         continue;
       }
-      await sendEntry(source, doc, entry, index);
+      const { sent, settled } = await sendEntry(
+        source,
+        doc,
+        entry,
+        index,
+        allSent && index === entries.length - 1,
+      );
+      // Sent and no longer due in the same update: nothing was queued since the read.
+      if (settled) return false;
+      allSent &&= sent;
     }
     // Read again: what this pass sent, failed (now waiting) or what was queued meanwhile.
     const now = (await source.model.findById(id).lean()) as WithOutbox | null;
