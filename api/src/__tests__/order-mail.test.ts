@@ -267,6 +267,53 @@ describe('stock alerts to admins', () => {
       `Running low: ${name}`,
     ]);
   });
+
+  it('reads the parts of a checkout in one query, and alerts each that fell', async () => {
+    const stamp = Date.now();
+    const ids = await Promise.all(
+      [1, 2, 3].map((n) =>
+        insertPart({ name: `Batch Alert ${n} ${stamp}`, minOrderQty: 100, availableQty: 1000 }),
+      ),
+    );
+    const buyer = await account(t.base, uniqueEmail('alertbatch'), 'Alert Batch Buyer');
+    for (const id of ids) {
+      const line = await call(t.base, 'PUT', `/cart/lines/${id}`, { token: buyer.token, body: { qty: 800 } });
+      expect(line.status).toBe(200);
+    }
+    const reads: string[][] = [];
+    mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+      // The watcher's read is the one that asks for the alert level.
+      if (collection === 'parts' && method === 'find' && JSON.stringify(args).includes('stockAlert')) {
+        const filter = args[0] as { _id?: { $in?: unknown[] } };
+        reads.push((filter._id?.$in ?? []).map(String));
+      }
+    });
+    try {
+      const placed = await call(t.base, 'POST', '/checkout', {
+        token: buyer.token,
+        body: { address: '4 Alert Street, Turin', phone: '+39 011 555 0102' },
+      });
+      expect(placed.status).toBe(201); // 200 left of each: below 3 × 100
+      await eventually(
+        async () => (await PartModel.find({ _id: { $in: ids } }).lean()).every((p) => p.stockAlert === 'low'),
+        50,
+        100,
+      );
+    } finally {
+      mongoose.set('debug', false);
+    }
+    // The first read of any of them reads all three (later ones follow the alerts' own writes).
+    const first = reads.find((read) => read.some((id) => ids.includes(id)));
+    expect(first).toEqual(expect.arrayContaining(ids));
+    const alerts = async () =>
+      (await subjects(adminEmail)).filter(
+        (s) => s.startsWith('Running low: Batch Alert') && s.endsWith(` ${stamp}`),
+      );
+    await eventually(async () => (await alerts()).length >= 3, 100, 100);
+    // Give a stray second copy the time to arrive before counting.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await alerts()).sort()).toEqual([1, 2, 3].map((n) => `Running low: Batch Alert ${n} ${stamp}`));
+  });
 });
 
 describe('when sending fails', () => {

@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import type { Logger } from '../lib/logger';
 import { render } from '../mail/layout';
 import type { MailSource } from '../mail/outbox';
@@ -9,7 +10,8 @@ import { ON_SALE, PartModel, partWrites, type PartDoc, type StockLevel } from '.
  * Admins hear when a part's stock falls below what it should hold: sold out (less than one
  * minimum order left) and running low (less than LOW_STOCK_FACTOR minimum orders), each once per
  * downward crossing. Every stock change announces its part (parts/model.ts `partWrites`); the
- * part is read and its level compared with the one admins were last told (`stockAlert`), and a
+ * parts announced within 200 ms are read in one query (a checkout's lines, a burst of orders), each
+ * one's level is compared with the one admins were last told (`stockAlert`), and a
  * move down queues the mail in the same conditional update that records the new level (on the
  * stock and minimum read, so a change in between is judged again on its own announcement). A
  * restock above a level re-arms it silently.
@@ -18,6 +20,8 @@ import { ON_SALE, PartModel, partWrites, type PartDoc, type StockLevel } from '.
 const SEVERITY: Record<StockLevel | 'ok', number> = { ok: 0, low: 1, soldOut: 2 };
 /** A part's outbox keeps its latest entries only: alerts are queued as long as it sells. */
 const KEEP = 10;
+/** Parts per read (a bounded `$in`). */
+const READ_BATCH = 200;
 
 export function stockLevel(availableQty: number, minOrderQty: number, factor: number): StockLevel | 'ok' {
   if (availableQty < minOrderQty) return 'soldOut';
@@ -25,14 +29,24 @@ export function stockLevel(availableQty: number, minOrderQty: number, factor: nu
   return 'ok';
 }
 
-/** Compares one part's stock with its last alert, and records (and mails) a move. */
-export async function checkStock(id: string, factor: number): Promise<void> {
-  // An archived part is restocked by nobody: its level no longer concerns the admins.
-  const part = await PartModel.findOne(
-    { _id: id, ...ON_SALE },
+type StockRead = Pick<PartDoc, '_id' | 'availableQty' | 'minOrderQty' | 'stockAlert'>;
+
+/**
+ * Compares these parts' stock with their last alerts, read in one query, and records (and mails)
+ * each move. An archived part is restocked by nobody: its level no longer concerns the admins.
+ */
+export async function checkStocks(ids: string[], factor: number): Promise<void> {
+  const valid = ids.filter((id) => Types.ObjectId.isValid(id));
+  if (valid.length === 0) return;
+  const parts = await PartModel.find(
+    { _id: { $in: valid }, ...ON_SALE },
     { availableQty: 1, minOrderQty: 1, stockAlert: 1 },
-  ).lean<PartDoc>();
-  if (!part) return;
+  ).lean<StockRead[]>();
+  for (const part of parts) await recordLevel(part, factor);
+}
+
+/** Records a part's move to another level, on the stock and minimum read (else it moved again). */
+async function recordLevel(part: StockRead, factor: number): Promise<void> {
   const level = stockLevel(part.availableQty, part.minOrderQty, factor);
   const told = part.stockAlert ?? 'ok';
   if (level === told) return;
@@ -70,26 +84,25 @@ export function watchStock(factor: number, log: Logger): { ready: Promise<void>;
     timer = undefined;
     const ids = [...pending];
     pending.clear();
-    for (const id of ids) {
-      await checkStock(id, factor).catch((err: unknown) =>
-        log.warn({ partId: id, err: (err as Error).message }, 'stock alert not checked'),
+    // A read per batch: the lines of the checkouts, and the parts of the orders, of 200 ms.
+    for (let i = 0; i < ids.length; i += READ_BATCH) {
+      const batch = ids.slice(i, i + READ_BATCH);
+      await checkStocks(batch, factor).catch((err: unknown) =>
+        log.warn({ partIds: batch, err: (err as Error).message }, 'stock alerts not checked'),
       );
     }
   };
   const unsubscribe = partWrites.subscribe((scope) => {
     if (scope === 'all') return;
     for (const id of scope.ids) pending.add(id);
-    // Batched: a checkout's lines, or a burst of orders on one part, cost one read each.
+    // Batched: the parts written within 200 ms are read together.
     timer ??= setTimeout(() => void flush(), 200);
   });
   const ready = (async () => {
     const parts = await PartModel.find(ON_SALE, { availableQty: 1, minOrderQty: 1, stockAlert: 1 }).lean<
       PartDoc[]
     >();
-    for (const part of parts) {
-      if (stockLevel(part.availableQty, part.minOrderQty, factor) !== (part.stockAlert ?? 'ok'))
-        await checkStock(String(part._id), factor);
-    }
+    for (const part of parts) await recordLevel(part, factor);
   })().catch((err: unknown) =>
     log.warn({ err: (err as Error).message }, 'stock alerts not checked at start'),
   );
