@@ -4,10 +4,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Order } from '@motoparts/contracts';
-import mongoose from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { shopUrl } from '../lib/env';
 import { createLogger } from '../lib/logger';
-import { startMailer, type Mailer } from '../mail/outbox';
+import { startMailer, type Mailer, type MailSender } from '../mail/outbox';
+import { mailEntry, type OutboxEntry } from '../mail/outbox-model';
 import { createMailTransport } from '../mail/transport';
 import { orderMailSources } from '../orders/mails';
 import { OrderModel } from '../orders/model';
@@ -392,4 +393,58 @@ describe('when sending fails', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 150_000);
+});
+
+describe('an outbox kept short', () => {
+  it('marks a mail sent though an entry queued during its send moved it down: sent once, never again', async () => {
+    const partsId = await insertPart({ name: `Short Outbox Part ${Date.now()}`, availableQty: 100_000 });
+    const entry = (sent: boolean): OutboxEntry => ({
+      ...mailEntry('runningLow'),
+      ...(sent ? { sentAt: new Date() } : {}),
+    });
+    // Nine alerts told, the tenth due: the outbox is full (a part keeps its latest ten).
+    const due = entry(false);
+    const parts = PartModel.collection;
+    const _id = new Types.ObjectId(partsId);
+    await parts.updateOne(
+      { _id },
+      { $set: { outbox: [...Array.from({ length: 9 }, () => entry(true)), due], mailDue: true } },
+    );
+    const sent: string[] = [];
+    const sender: MailSender = {
+      async sendMail(mail) {
+        sent.push(mail.messageId);
+        // Sold out while the first mail goes: the oldest entry drops and the one being sent moves
+        // down, as MongoDB's `$slice` leaves the outbox (the embedded FerretDB ignores `$slice`).
+        if (sent.length === 1) {
+          const now = got(await parts.findOne({ _id }));
+          const outbox = [...(now.outbox as OutboxEntry[]).slice(1), mailEntry('soldOut')];
+          await parts.updateOne({ _id }, { $set: { outbox, mailDue: true } });
+        }
+      },
+    };
+    // A worker of its own, whose first pass finds the part by its `mailDue`.
+    const worker = startMailer({
+      sender,
+      from: t.env.MAIL_FROM,
+      sources: [stockAlertSource(shopUrl(t.env), t.env.ADMIN_EMAILS)],
+      log,
+      intervalMs: 60_000,
+    });
+    try {
+      await worker.runOnce();
+      await worker.runOnce();
+    } finally {
+      await worker.stop();
+    }
+    const doc = got(await PartModel.findById(partsId).lean());
+    const entries = doc.outbox ?? [];
+    expect(entries).toHaveLength(10);
+    expect(entries.map((e) => e.kind).slice(-2)).toEqual(['runningLow', 'soldOut']);
+    expect(entries.at(-2)?.id).toBe(due.id);
+    // Every entry is marked sent: the moved one's lease would otherwise run out and resend it.
+    expect(entries.filter((e) => !e.sentAt)).toEqual([]);
+    expect(doc.mailDue).toBeUndefined();
+    expect(sent).toEqual([`<${due.id}@mail.motoparts>`, `<${entries.at(-1)?.id}@mail.motoparts>`]);
+  });
 });

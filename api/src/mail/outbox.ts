@@ -83,6 +83,30 @@ export function startMailer({
   });
 
   /**
+   * Sets fields of the entry `entryId`, read at `index`. In an outbox kept short an entry queued
+   * meanwhile drops the oldest and moves the others down by one: then the entry is found again by
+   * its id, so a sent mail is still marked sent (and never sent again after its lease).
+   */
+  async function setOnEntry(
+    source: MailSource,
+    docId: unknown,
+    entryId: string,
+    index: number,
+    fields: Partial<OutboxEntry>,
+  ): Promise<void> {
+    let at = index;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`outbox.${at}.${k}`, v]));
+      const res = await source.model.updateOne({ _id: docId, [`outbox.${at}.id`]: entryId }, { $set: set });
+      if (res.modifiedCount === 1) return;
+      const now = (await source.model.findById(docId, { outbox: 1 }).lean()) as WithOutbox | null;
+      at = (now?.outbox ?? []).findIndex((e) => e.id === entryId);
+      // Gone from the front of a short outbox: nothing is left to mark.
+      if (at < 0) return;
+    }
+  }
+
+  /**
    * Leases, sends and marks one entry. `last`: it is the outbox's last entry and every one before
    * it is sent, so its mark also ends `mailDue` (`settled`), unless an entry was queued since the
    * read (then the entry after it exists, and only the mark is made).
@@ -111,16 +135,14 @@ export function startMailer({
       if (message && message.to.length > 0) {
         await sender.sendMail({ ...message, from, messageId: messageIdOf(entry) });
       }
-      const mine = { _id: doc._id, [`${at}.id`]: entry.id };
-      const sent = { [`${at}.sentAt`]: new Date() };
       if (last) {
         const settled = await source.model.updateOne(
-          { ...mine, [`outbox.${index + 1}`]: { $exists: false } },
-          { $set: sent, $unset: { mailDue: 1 } },
+          { _id: doc._id, [`${at}.id`]: entry.id, [`outbox.${index + 1}`]: { $exists: false } },
+          { $set: { [`${at}.sentAt`]: new Date() }, $unset: { mailDue: 1 } },
         );
         if (settled.modifiedCount === 1) return { sent: true, settled: true };
       }
-      await source.model.updateOne(mine, { $set: sent });
+      await setOnEntry(source, doc._id, entry.id, index, { sentAt: new Date() });
       return { sent: true, settled: false };
     } catch (err) {
       const attempts = (entry.attempts ?? 0) + 1;
@@ -129,16 +151,11 @@ export function startMailer({
         { source: source.name, id: String(doc._id), kind: entry.kind, attempts, err: error },
         'mail not sent; retrying later',
       );
-      await source.model.updateOne(
-        { _id: doc._id, [`${at}.id`]: entry.id },
-        {
-          $set: {
-            [`${at}.attempts`]: attempts,
-            [`${at}.nextAt`]: new Date(Date.now() + backoffMs(attempts)),
-            [`${at}.lastError`]: error.slice(0, 200),
-          },
-        },
-      );
+      await setOnEntry(source, doc._id, entry.id, index, {
+        attempts,
+        nextAt: new Date(Date.now() + backoffMs(attempts)),
+        lastError: error.slice(0, 200),
+      });
       return { sent: false, settled: false };
     }
   }

@@ -18,7 +18,10 @@ import { ON_SALE, PartModel, partWrites, type PartDoc, type StockLevel } from '.
  */
 
 const SEVERITY: Record<StockLevel | 'ok', number> = { ok: 0, low: 1, soldOut: 2 };
-/** A part's outbox keeps its latest entries only: alerts are queued as long as it sells. */
+/**
+ * A part's outbox keeps its latest entries only: alerts are queued as long as it sells (on MongoDB;
+ * the embedded FerretDB ignores `$slice` and keeps every entry).
+ */
 const KEEP = 10;
 /** Parts per read (a bounded `$in`). */
 const READ_BATCH = 200;
