@@ -38,7 +38,7 @@ type StockRead = Pick<PartDoc, '_id' | 'availableQty' | 'minOrderQty' | 'stockAl
  * Compares these parts' stock with their last alerts, read in one query, and records (and mails)
  * each move. An archived part is restocked by nobody: its level no longer concerns the admins.
  */
-export async function checkStocks(ids: string[], factor: number): Promise<void> {
+async function checkStocks(ids: string[], factor: number): Promise<void> {
   const valid = ids.filter((id) => Types.ObjectId.isValid(id));
   if (valid.length === 0) return;
   const parts = await PartModel.find(
