@@ -77,10 +77,7 @@ try {
   }
 
   const pool = partDocs.slice(0, 200).map((p) => p._id);
-  const outbox = () => ({
-    outbox: [{ id: new ObjectId().toHexString(), kind: 'placed', createdAt: new Date() }],
-    mailDue: true,
-  });
+  const outbox = () => ({ outbox: ['placed'], mailDue: true });
   const take = (orderId, partId) => {
     const mark = `+${orderId}:${QTY}`;
     return {

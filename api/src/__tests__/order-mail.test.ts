@@ -8,7 +8,7 @@ import mongoose, { Types } from 'mongoose';
 import { shopUrl } from '../lib/env';
 import { createLogger } from '../lib/logger';
 import { startMailer, type Mailer, type MailSender } from '../mail/outbox';
-import { mailEntry, type OutboxEntry } from '../mail/outbox-model';
+import { mailEntry, withMail } from '../mail/outbox-model';
 import { createMailTransport } from '../mail/transport';
 import { orderMailSources } from '../orders/mails';
 import { OrderModel } from '../orders/model';
@@ -153,7 +153,10 @@ describe('mail to the buyer', () => {
       `Your MotoParts order ${id} was delivered`,
       `Refund for your MotoParts order ${id}`,
     ]);
-    expect(new Set(all.map((m) => m.MessageID)).size).toBe(5);
+    // One Message-ID per mail, made of the order and the mail's place in its sequence.
+    expect(all.map((m) => m.MessageID)).toEqual(
+      [0, 1, 2, 3, 4].map((n) => `orders.${id}.${n}@mail.motoparts`),
+    );
 
     const [placedMail, receipt, shipped, , refund] = await Promise.all(all.map((m) => readMessage(m.ID)));
     for (const mail of [placedMail, receipt, shipped, refund]) {
@@ -170,15 +173,10 @@ describe('mail to the buyer', () => {
     expect(shipped?.Text).toContain('Carrier: UPS');
     expect(shipped?.Text).toContain('Tracking number: 1Z999AA10123456784');
     expect(refund?.Text).toContain('We refunded $12.00');
-    // Every entry is marked sent, and the order has no mail due.
+    // Each mail left the queue as it was sent: the order keeps none, and counts five.
     const doc = got(await OrderModel.findById(id).lean());
-    expect((doc.outbox ?? []).map((e) => [e.kind, Boolean(e.sentAt)])).toEqual([
-      ['placed', true],
-      ['paid', true],
-      ['shipped', true],
-      ['delivered', true],
-      ['refunded', true],
-    ]);
+    expect(doc.outbox).toEqual([]);
+    expect(doc.mailSent).toBe(5);
     await eventually(async () => (await OrderModel.findById(id).lean())?.mailDue === undefined, 50, 100);
   });
 
@@ -207,7 +205,7 @@ describe('mail to the buyer', () => {
     expect(receipt.Text).toContain('Total: $1,000.00');
   });
 
-  it('sends a mail in three commands on its document: the read, the lease, and the mark that ends mailDue', async () => {
+  it('sends a mail in three commands on its document: the read, the lease, and the update that takes it off and ends mailDue', async () => {
     const buyer = await account(t.base, uniqueEmail('mailcommands'), 'Command Buyer');
     const partsId = await insertPart({ name: 'Mail Command Lever', price: 2, availableQty: 5000 });
     const commands: { method: string; id: string }[] = [];
@@ -231,7 +229,8 @@ describe('mail to the buyer', () => {
     const worker = commands.filter((c) => c.id === id && c.method !== 'insertOne').map((c) => c.method);
     expect(worker).toEqual(['findOne', 'updateOne', 'updateOne']);
     const doc = got(await OrderModel.findById(id).lean());
-    expect((doc.outbox ?? []).map((e) => Boolean(e.sentAt))).toEqual([true]);
+    expect(doc.outbox).toEqual([]);
+    expect(doc.mailSent).toBe(1);
     expect(doc.mailDue).toBeUndefined();
   });
 });
@@ -337,7 +336,7 @@ describe('when sending fails', () => {
         body: { partsId: await insertPart(), qty: 100 },
       });
       const tried = await eventually(
-        async () => ((await OrderModel.findById(placed.body._id).lean())?.outbox?.[0]?.attempts ?? 0) >= 1,
+        async () => ((await OrderModel.findById(placed.body._id).lean())?.mailAttempts ?? 0) >= 1,
         100,
         100,
       );
@@ -395,35 +394,9 @@ describe('when sending fails', () => {
   }, 150_000);
 });
 
-describe('an outbox kept short', () => {
-  it('marks a mail sent though an entry queued during its send moved it down: sent once, never again', async () => {
-    const partsId = await insertPart({ name: `Short Outbox Part ${Date.now()}`, availableQty: 100_000 });
-    const entry = (sent: boolean): OutboxEntry => ({
-      ...mailEntry('runningLow'),
-      ...(sent ? { sentAt: new Date() } : {}),
-    });
-    // Nine alerts told, the tenth due: the outbox is full (a part keeps its latest ten).
-    const due = entry(false);
-    const parts = PartModel.collection;
-    const _id = new Types.ObjectId(partsId);
-    await parts.updateOne(
-      { _id },
-      { $set: { outbox: [...Array.from({ length: 9 }, () => entry(true)), due], mailDue: true } },
-    );
-    const sent: string[] = [];
-    const sender: MailSender = {
-      async sendMail(mail) {
-        sent.push(mail.messageId);
-        // Sold out while the first mail goes: the oldest entry drops and the one being sent moves
-        // down, as MongoDB's `$slice` leaves the outbox (the embedded FerretDB ignores `$slice`).
-        if (sent.length === 1) {
-          const now = got(await parts.findOne({ _id }));
-          const outbox = [...(now.outbox as OutboxEntry[]).slice(1), mailEntry('soldOut')];
-          await parts.updateOne({ _id }, { $set: { outbox, mailDue: true } });
-        }
-      },
-    };
-    // A worker of its own, whose first pass finds the part by its `mailDue`.
+describe('the queue', () => {
+  /** A worker of its own over the parts, whose first pass finds a part by its `mailDue`. */
+  async function sendWith(sender: MailSender): Promise<void> {
     const worker = startMailer({
       sender,
       from: t.env.MAIL_FROM,
@@ -437,14 +410,55 @@ describe('an outbox kept short', () => {
     } finally {
       await worker.stop();
     }
+  }
+
+  it('a mail queued while another is sent goes next: each once, with its own Message-ID', async () => {
+    const partsId = await insertPart({ name: `Queue Part ${Date.now()}`, availableQty: 100_000 });
+    // Through the driver, so the suite's own worker does not hear of this part.
+    const parts = PartModel.collection;
+    const _id = new Types.ObjectId(partsId);
+    await parts.updateOne({ _id }, withMail({ $set: {} }, [mailEntry('runningLow')]));
+    const sent: string[] = [];
+    await sendWith({
+      async sendMail(mail) {
+        sent.push(mail.messageId);
+        // Sold out while the first mail goes.
+        if (sent.length === 1) await parts.updateOne({ _id }, withMail({ $set: {} }, [mailEntry('soldOut')]));
+      },
+    });
+    expect(sent).toEqual([`<parts.${partsId}.0@mail.motoparts>`, `<parts.${partsId}.1@mail.motoparts>`]);
     const doc = got(await PartModel.findById(partsId).lean());
-    const entries = doc.outbox ?? [];
-    expect(entries).toHaveLength(10);
-    expect(entries.map((e) => e.kind).slice(-2)).toEqual(['runningLow', 'soldOut']);
-    expect(entries.at(-2)?.id).toBe(due.id);
-    // Every entry is marked sent: the moved one's lease would otherwise run out and resend it.
-    expect(entries.filter((e) => !e.sentAt)).toEqual([]);
+    expect(doc.outbox).toEqual([]);
+    expect(doc.mailSent).toBe(2);
     expect(doc.mailDue).toBeUndefined();
-    expect(sent).toEqual([`<${due.id}@mail.motoparts>`, `<${entries.at(-1)?.id}@mail.motoparts>`]);
+  });
+
+  it('an outbox an earlier release kept as documents: only the mail it had not sent goes, once', async () => {
+    const partsId = await insertPart({ name: `Legacy Outbox Part ${Date.now()}`, availableQty: 100_000 });
+    const _id = new Types.ObjectId(partsId);
+    const entry = (kind: string, sent: boolean) => ({
+      id: new Types.ObjectId().toHexString(),
+      kind,
+      createdAt: new Date(),
+      ...(sent ? { sentAt: new Date() } : {}),
+    });
+    await PartModel.collection.updateOne(
+      { _id },
+      { $set: { outbox: [entry('runningLow', true), entry('soldOut', false)], mailDue: true } },
+    );
+    const sent: { id: string; subject: string }[] = [];
+    await sendWith({
+      async sendMail(mail) {
+        sent.push({ id: mail.messageId, subject: mail.subject });
+      },
+    });
+    // The first was sent by the earlier release: counted, not sent again.
+    expect(sent).toEqual([
+      { id: `<parts.${partsId}.1@mail.motoparts>`, subject: expect.stringMatching(/^Sold out: /) },
+    ]);
+    const doc = got(await PartModel.findById(partsId).lean());
+    expect(doc.outbox).toEqual([]);
+    expect(doc.mailSent).toBe(2);
+    expect(doc.mailDue).toBeUndefined();
   });
 });

@@ -1,11 +1,15 @@
-import { Schema, Types, type Schema as SchemaType } from 'mongoose';
+import { Schema, type Schema as SchemaType } from 'mongoose';
 
 /*
  * Mail waits in the document whose change it tells of: the change and its outbox entry are one
  * atomic update, so a change that happened always has its mail queued and a repeated change (a
- * webhook twice, a retried request) queues none. The worker (mail/outbox.ts) sends each entry and
- * marks it sent by its index: entries are only ever appended, so an index names one entry for
- * good (FerretDB has neither the positional `$` nor array filters).
+ * webhook twice, a retried request) queues none. The outbox is a queue: the worker
+ * (mail/outbox.ts) sends its first entry and takes it off in the update that counts it sent
+ * (`mailSent`), so a document keeps only the mail it has yet to send. An entry is a short string
+ * (`paid`, `refunded:1200`): the embedded FerretDB rewrites the whole document on every update, and
+ * a nested document costs it more than the same fact as a string (api/README.md, "The outbox").
+ * The worker's state of the first entry (its lease or backoff, attempts, last error) sits beside
+ * the queue, as plain fields.
  */
 
 export const MAIL_KINDS = [
@@ -19,39 +23,30 @@ export const MAIL_KINDS = [
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
+/** A queued mail, as the composer reads it. */
 export interface OutboxEntry {
-  /** Stable: the Message-ID is made of it, so a resend after a crash is the same message. */
-  id: string;
   kind: MailKind;
-  createdAt: Date;
   /** Cents, for a refund's mail. */
-  amountCents?: number | null;
-  attempts?: number | null;
-  /** Not before this (backoff after a failed attempt). */
-  nextAt?: Date | null;
-  sentAt?: Date | null;
-  lastError?: string | null;
+  amountCents?: number;
 }
 
-const entrySchema = new Schema<OutboxEntry>(
-  {
-    id: { type: String, required: true },
-    kind: { type: String, enum: MAIL_KINDS, required: true },
-    createdAt: { type: Date, required: true },
-    amountCents: Number,
-    attempts: Number,
-    nextAt: Date,
-    sentAt: Date,
-    lastError: String,
-  },
-  { _id: false },
-);
+/** A queued mail as stored: its kind, and a refund's amount after a colon. */
+export type StoredEntry = string;
 
 /** The fields a document with an outbox carries (spread into its schema). */
 export const outboxFields = {
-  outbox: { type: [entrySchema], default: undefined },
-  /** Set with every entry queued, unset by the worker once all are sent: what it looks for. */
+  // Strings; a document an earlier release wrote may still hold entries as documents, which the
+  // worker rewrites the first time it reads them (mail/outbox.ts).
+  outbox: { type: [Schema.Types.Mixed], default: undefined },
+  /** Set with every entry queued, unset by the worker once the queue is empty: what it looks for. */
   mailDue: { type: Boolean },
+  /** Entries sent (and taken off) so far: with the document's id, the next one's Message-ID. */
+  mailSent: { type: Number },
+  /** Not before this: the first entry's lease while it is sent, or its backoff after a failure. */
+  mailNextAt: { type: Date },
+  /** Failed attempts at the first entry, and the last one's error. */
+  mailAttempts: { type: Number },
+  mailError: { type: String },
 };
 
 /** The index the worker reads: only documents with mail to send are in it. */
@@ -60,17 +55,28 @@ export const outboxIndex = [{ mailDue: 1 }, { sparse: true }] as const;
 /** The fields of a document with an outbox, as read. */
 export interface WithOutbox {
   _id: unknown;
-  outbox?: OutboxEntry[] | null;
+  outbox?: unknown[] | null;
   mailDue?: boolean | null;
+  mailSent?: number | null;
+  mailNextAt?: Date | null;
+  mailAttempts?: number | null;
+  mailError?: string | null;
 }
 
 /** A new entry. */
-export function mailEntry(kind: MailKind, amountCents?: number): OutboxEntry {
+export function mailEntry(kind: MailKind, amountCents?: number): StoredEntry {
+  return amountCents === undefined ? kind : `${kind}:${amountCents}`;
+}
+
+/** A stored entry read back; null for anything else. */
+export function readEntry(stored: unknown): OutboxEntry | null {
+  if (typeof stored !== 'string') return null;
+  const [kind = '', amount] = stored.split(':');
+  if (!(MAIL_KINDS as readonly string[]).includes(kind)) return null;
+  const amountCents = amount === undefined ? undefined : Number(amount);
   return {
-    id: new Types.ObjectId().toHexString(),
-    kind,
-    createdAt: new Date(),
-    ...(amountCents !== undefined ? { amountCents } : {}),
+    kind: kind as MailKind,
+    ...(amountCents !== undefined && Number.isFinite(amountCents) ? { amountCents } : {}),
   };
 }
 
@@ -81,24 +87,18 @@ type Update = {
   $unset?: Record<string, unknown>;
 };
 
-/**
- * `update` with mail queued in the same step: the entries are pushed and `mailDue` set. `keep` bounds the outbox (for documents that queue mail for ever, such as a part's stock
- * alerts); a sent entry dropped from its front only moves the indices, which the worker checks.
- */
-export function withMail<U extends Update>(update: U, entries: OutboxEntry[], keep?: number): U {
+/** `update` with mail queued in the same step: the entries pushed and `mailDue` set. */
+export function withMail<U extends Update>(update: U, entries: StoredEntry[]): U {
   if (entries.length === 0) return update;
   return {
     ...update,
     $set: { ...update.$set, mailDue: true },
-    $push: {
-      ...update.$push,
-      outbox: keep ? { $each: entries, $slice: -keep } : { $each: entries },
-    },
+    $push: { ...update.$push, outbox: entries.length === 1 ? entries[0] : { $each: entries } },
   };
 }
 
 /** The outbox fields of a document inserted with mail queued. */
-export function mailFields(entries: OutboxEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue'> {
+export function mailFields(entries: StoredEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue'> {
   return { outbox: entries, mailDue: true };
 }
 

@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import type { Logger } from '../lib/logger';
-import { onMailQueued, type OutboxEntry, type WithOutbox } from './outbox-model';
+import { mailEntry, onMailQueued, readEntry, type OutboxEntry, type WithOutbox } from './outbox-model';
 
 /** One mail, before the worker adds its sender and Message-ID. */
 export interface Message {
@@ -41,16 +41,31 @@ export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-/** The Message-ID of an entry: the same for every attempt, so a resend is the same message. */
-export const messageIdOf = (entry: Pick<OutboxEntry, 'id'>) => `<${entry.id}@mail.motoparts>`;
+/**
+ * The Message-ID of the mail a document sends as its `seq`-th (counting from 0): the same for every
+ * attempt, so a resend is the same message.
+ */
+export const messageIdOf = (source: string, docId: unknown, seq: number) =>
+  `<${source}.${String(docId)}.${seq}@mail.motoparts>`;
+
+/** A filter on `mailSent`, which is absent until the first entry is sent. */
+const sentIs = (n: number) => (n === 0 ? { $exists: false } : n);
+
+/** An entry as an earlier release stored it: a document, with its own send state. */
+interface LegacyEntry {
+  kind?: unknown;
+  amountCents?: unknown;
+  sentAt?: unknown;
+}
 
 /**
  * Sends what the outboxes hold: every `intervalMs`, and when nudged, for the documents this process
- * queued mail in (`onMailQueued`) and those a sweep finds. Each entry is leased first
- * (a conditional update of its `nextAt`, so two API processes never send it both), sent with its
- * stable Message-ID, then marked sent by its index. A failure waits with a growing backoff; an
- * SMTP server that is down only delays the mail. A crash after the server accepted a mail and
- * before its mark sends it again after the lease, with the same Message-ID.
+ * queued mail in (`onMailQueued`) and those a sweep finds. A document's first entry is leased
+ * first (a conditional update of `mailNextAt`, so two API processes never send it both), sent with
+ * its stable Message-ID, then taken off the queue in the update that counts it sent. A failure
+ * waits with a growing backoff; an SMTP server that is down only delays the mail. A crash after the
+ * server accepted a mail and before it was taken off sends it again after the lease, with the same
+ * Message-ID.
  */
 export function startMailer({
   sender,
@@ -83,126 +98,121 @@ export function startMailer({
   });
 
   /**
-   * Sets fields of the entry `entryId`, read at `index`. In an outbox kept short an entry queued
-   * meanwhile drops the oldest and moves the others down by one: then the entry is found again by
-   * its id, so a sent mail is still marked sent (and never sent again after its lease).
+   * Leases, sends and takes off the first entry of a document whose `mailSent` is `sent`. `last`:
+   * it is the last entry read, so taking it off also ends `mailDue` (`settled`), unless an entry
+   * was queued since the read (then only the entry is taken off). `lost`: another worker has it.
    */
-  async function setOnEntry(
+  async function sendFirst(
     source: MailSource,
-    docId: unknown,
-    entryId: string,
-    index: number,
-    fields: Partial<OutboxEntry>,
-  ): Promise<void> {
-    let at = index;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const set = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`outbox.${at}.${k}`, v]));
-      const res = await source.model.updateOne({ _id: docId, [`outbox.${at}.id`]: entryId }, { $set: set });
-      if (res.modifiedCount === 1) return;
-      const now = (await source.model.findById(docId, { outbox: 1 }).lean()) as WithOutbox | null;
-      at = (now?.outbox ?? []).findIndex((e) => e.id === entryId);
-      // Gone from the front of a short outbox: nothing is left to mark.
-      if (at < 0) return;
+    doc: WithOutbox,
+    stored: unknown,
+    state: { sent: number; nextAt: Date | null; attempts: number },
+    last: boolean,
+  ): Promise<'settled' | 'sent' | 'failed' | 'lost'> {
+    const mine = { _id: doc._id, mailSent: sentIs(state.sent) };
+    const leased = await source.model.updateOne(
+      { ...mine, mailNextAt: state.nextAt ?? { $exists: false } },
+      { $set: { mailNextAt: new Date(Date.now() + LEASE_MS) } },
+    );
+    if (leased.modifiedCount !== 1) return 'lost';
+    const entry = readEntry(stored);
+    try {
+      if (!entry)
+        log.warn({ source: source.name, id: String(doc._id), stored }, 'unknown mail entry dropped');
+      const message = entry ? await source.compose(doc, entry) : null;
+      if (message && message.to.length > 0) {
+        await sender.sendMail({ ...message, from, messageId: messageIdOf(source.name, doc._id, state.sent) });
+      }
+    } catch (err) {
+      const attempts = state.attempts + 1;
+      const error = err instanceof Error ? err.message : String(err);
+      log.warn(
+        { source: source.name, id: String(doc._id), kind: entry?.kind, attempts, err: error },
+        'mail not sent; retrying later',
+      );
+      await source.model.updateOne(mine, {
+        $set: {
+          mailAttempts: attempts,
+          mailNextAt: new Date(Date.now() + backoffMs(attempts)),
+          mailError: error.slice(0, 200),
+        },
+      });
+      return 'failed';
     }
+    const sent = { $pop: { outbox: -1 }, $inc: { mailSent: 1 } };
+    const clear = { mailNextAt: 1, mailAttempts: 1, mailError: 1 };
+    if (last) {
+      const settled = await source.model.updateOne(
+        { ...mine, 'outbox.1': { $exists: false } },
+        { ...sent, $unset: { ...clear, mailDue: 1 } },
+      );
+      if (settled.modifiedCount === 1) return 'settled';
+    }
+    const taken = await source.model.updateOne(mine, { ...sent, $unset: clear });
+    return taken.modifiedCount === 1 ? 'sent' : 'lost';
   }
 
   /**
-   * Leases, sends and marks one entry. `last`: it is the outbox's last entry and every one before
-   * it is sent, so its mark also ends `mailDue` (`settled`), unless an entry was queued since the
-   * read (then the entry after it exists, and only the mark is made).
+   * Rewrites an outbox an earlier release kept as documents: entries it had sent are dropped (and
+   * counted in `mailSent`), the others kept as strings. Null when the document changed meanwhile.
    */
-  async function sendEntry(
-    source: MailSource,
-    doc: WithOutbox,
-    entry: OutboxEntry,
-    index: number,
-    last: boolean,
-  ): Promise<{ sent: boolean; settled: boolean }> {
-    const at = `outbox.${index}`;
-    const now = Date.now();
-    const leased = await source.model.updateOne(
-      {
-        _id: doc._id,
-        [`${at}.id`]: entry.id,
-        [`${at}.sentAt`]: { $exists: false },
-        [`${at}.nextAt`]: entry.nextAt ?? { $exists: false },
-      },
-      { $set: { [`${at}.nextAt`]: new Date(now + LEASE_MS) } },
-    );
-    if (leased.modifiedCount !== 1) return { sent: false, settled: false };
-    try {
-      const message = await source.compose(doc, entry);
-      if (message && message.to.length > 0) {
-        await sender.sendMail({ ...message, from, messageId: messageIdOf(entry) });
+  async function upgradeOutbox(source: MailSource, doc: WithOutbox): Promise<WithOutbox | null> {
+    const outbox = doc.outbox ?? [];
+    const kept: string[] = [];
+    let dropped = 0;
+    for (const item of outbox) {
+      if (typeof item === 'string') {
+        kept.push(item);
+        continue;
       }
-      if (last) {
-        const settled = await source.model.updateOne(
-          { _id: doc._id, [`${at}.id`]: entry.id, [`outbox.${index + 1}`]: { $exists: false } },
-          { $set: { [`${at}.sentAt`]: new Date() }, $unset: { mailDue: 1 } },
-        );
-        if (settled.modifiedCount === 1) return { sent: true, settled: true };
-      }
-      await setOnEntry(source, doc._id, entry.id, index, { sentAt: new Date() });
-      return { sent: true, settled: false };
-    } catch (err) {
-      const attempts = (entry.attempts ?? 0) + 1;
-      const error = err instanceof Error ? err.message : String(err);
-      log.warn(
-        { source: source.name, id: String(doc._id), kind: entry.kind, attempts, err: error },
-        'mail not sent; retrying later',
-      );
-      await setOnEntry(source, doc._id, entry.id, index, {
-        attempts,
-        nextAt: new Date(Date.now() + backoffMs(attempts)),
-        lastError: error.slice(0, 200),
-      });
-      return { sent: false, settled: false };
+      const old = (item ?? {}) as LegacyEntry;
+      const entry = old.sentAt ? null : readEntry(old.kind);
+      if (entry) {
+        kept.push(mailEntry(entry.kind, typeof old.amountCents === 'number' ? old.amountCents : undefined));
+      } else dropped += 1;
     }
+    const res = await source.model.updateOne(
+      { _id: doc._id, outbox },
+      { $set: { outbox: kept }, ...(dropped > 0 ? { $inc: { mailSent: dropped } } : {}) },
+    );
+    return res.modifiedCount === 1 ? { ...doc, outbox: kept, mailSent: (doc.mailSent ?? 0) + dropped } : null;
   }
 
   /** Sends what one document has due; true when some of its mail must wait for a later pass. */
   async function sendDue(source: MailSource, id: string): Promise<boolean> {
-    const doc = (await source.model.findById(id).lean()) as WithOutbox | null;
-    if (!doc?.mailDue) return false;
-    let waiting = false;
-    // Whether every entry before the current one is sent (then the last one's mark settles all).
-    let allSent = true;
-    const entries = doc.outbox ?? [];
-    for (const [index, entry] of entries.entries()) {
-      if (stopped) return true;
-      if (entry.sentAt) continue;
-      if (entry.nextAt && entry.nextAt.getTime() > Date.now()) {
-        waiting = true;
-        allSent = false;
-        continue;
+    const read = async () => (await source.model.findById(id).lean()) as WithOutbox | null;
+    let doc = await read();
+    while (doc?.mailDue) {
+      if (doc.outbox?.some((item) => typeof item !== 'string')) {
+        doc = await upgradeOutbox(source, doc);
+        if (!doc) return true;
       }
-      const { sent, settled } = await sendEntry(
-        source,
-        doc,
-        entry,
-        index,
-        allSent && index === entries.length - 1,
-      );
-      // Sent and no longer due in the same update: nothing was queued since the read.
-      if (settled) return false;
-      allSent &&= sent;
-    }
-    // Read again: what this pass sent, failed (now waiting) or what was queued meanwhile.
-    const now = (await source.model.findById(id).lean()) as WithOutbox | null;
-    if ((now?.outbox ?? []).some((e) => !e.sentAt)) return true;
-    if (!waiting && now) {
-      // All sent: no longer due, unless mail was queued after this read: then the last entry read
-      // is no longer the last (or, in an outbox kept short, no longer at its place).
-      const entries = now.outbox ?? [];
-      const last = entries.length - 1;
-      await source.model.updateOne(
-        {
-          _id: now._id,
-          ...(last >= 0 ? { [`outbox.${last}.id`]: entries[last]?.id } : {}),
-          [`outbox.${last + 1}`]: { $exists: false },
-        },
-        { $unset: { mailDue: 1 } },
-      );
+      const queue = doc.outbox ?? [];
+      if (queue.length === 0) {
+        // Nothing left, yet still due (a settle that lost a race): settled unless mail came since.
+        await source.model.updateOne(
+          { _id: doc._id, 'outbox.0': { $exists: false } },
+          { $unset: { mailDue: 1 } },
+        );
+        return false;
+      }
+      const state = {
+        sent: doc.mailSent ?? 0,
+        nextAt: doc.mailNextAt ?? null,
+        attempts: doc.mailAttempts ?? 0,
+      };
+      for (const [index, stored] of queue.entries()) {
+        // Stopping, or the first entry waits (its backoff, or another worker's lease).
+        if (stopped || (state.nextAt && state.nextAt.getTime() > Date.now())) return true;
+        const outcome = await sendFirst(source, doc, stored, state, index === queue.length - 1);
+        if (outcome === 'settled') return false;
+        if (outcome !== 'sent') return true;
+        state.sent += 1;
+        state.nextAt = null;
+        state.attempts = 0;
+      }
+      // Every entry read is sent, and mail was queued since: read again.
+      doc = await read();
     }
     return false;
   }

@@ -94,9 +94,13 @@ const IN_PLACE_FIELDS = new Set([
   'stockAlert',
   'outbox',
   'mailDue',
+  'mailSent',
+  'mailNextAt',
+  'mailAttempts',
+  'mailError',
 ]);
 
-/** `outbox.2.sentAt` → `outbox`: a path inside a field changes that field. */
+/** `journal.2` → `journal`: a path inside a field changes that field. */
 const topField = (path: string) => path.split('.', 1)[0] ?? path;
 
 function singleId(v: unknown): string | undefined {

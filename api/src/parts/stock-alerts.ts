@@ -18,11 +18,6 @@ import { ON_SALE, PartModel, partWrites, type PartDoc, type StockLevel } from '.
  */
 
 const SEVERITY: Record<StockLevel | 'ok', number> = { ok: 0, low: 1, soldOut: 2 };
-/**
- * A part's outbox keeps its latest entries only: alerts are queued as long as it sells (on MongoDB;
- * the embedded FerretDB ignores `$slice` and keeps every entry).
- */
-const KEEP = 10;
 /** Parts per read (a bounded `$in`). */
 const READ_BATCH = 200;
 
@@ -68,11 +63,7 @@ async function recordLevel(part: StockRead, factor: number): Promise<void> {
   }
   await PartModel.updateOne(
     filter,
-    withMail(
-      { $set: { stockAlert: level } },
-      [mailEntry(level === 'soldOut' ? 'soldOut' : 'runningLow')],
-      KEEP,
-    ),
+    withMail({ $set: { stockAlert: level } }, [mailEntry(level === 'soldOut' ? 'soldOut' : 'runningLow')]),
   );
 }
 
