@@ -9,29 +9,15 @@
 // per request (from /proc). If the checkout's writes alone cost more than 2× an order's, no API
 // change brings a checkout to 2× an order on this database.
 //   node bench/api/checkout-floor.mjs        (BENCH_ORDERS=400 orders, 2/5 as many checkouts, per round)
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { ensureTools, freePort, startFerret, stopChild } from '../../scripts/services.mjs';
-import { cpuMicros } from './support.mjs';
+import { cpuMicros, ObjectId, withOwnFerret } from './support.mjs';
 
-// The driver the API uses (Mongoose's own), from the API's packages.
-const requireApi = createRequire(new URL('../../api/package.json', import.meta.url));
-const { MongoClient, ObjectId } = requireApi('mongoose').mongo;
 const perRound = Number(process.env.BENCH_ORDERS ?? 400);
 const ROUNDS = 5;
 const LINES = 5;
 const QTY = 100;
 
-ensureTools();
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-floor-'));
-const port = await freePort();
-const ferret = await startFerret({ port, dataDir: tmp });
-let client;
-try {
-  client = await new MongoClient(`mongodb://127.0.0.1:${port}/floor`, { maxPoolSize: 1 }).connect();
-  const db = client.db('floor');
+await withOwnFerret('floor', async (db, ferretPid) => {
   const [parts, orders, checkouts] = ['parts', 'orders', 'checkouts'].map((name) => db.collection(name));
 
   const now = new Date();
@@ -156,10 +142,10 @@ try {
       ['order', placeOrder, perRound],
       ['checkout', placeCheckout, Math.round((perRound * 2) / LINES)],
     ]) {
-      const before = cpuMicros(ferret.pid);
+      const before = cpuMicros(ferretPid);
       for (let i = 0; i < n; i++) await place();
       await flush(true);
-      cpu[name] += cpuMicros(ferret.pid) - before;
+      cpu[name] += cpuMicros(ferretPid) - before;
       count[name] += n;
     }
   }
@@ -168,8 +154,4 @@ try {
     `FerretDB CPU per request, essential writes only (${ROUNDS} rounds, ${count.order} orders, ${count.checkout} checkouts; ${os.cpus().length} CPUs): ` +
       `order ${o.toFixed(2)} ms, ${LINES}-line checkout ${c.toFixed(2)} ms: ${(c / o).toFixed(2)}× (a 2× checkout needs ≤ 2×)`,
   );
-} finally {
-  await client?.close();
-  await stopChild(ferret);
-  rmSync(tmp, { recursive: true, force: true });
-}
+});

@@ -5,28 +5,15 @@
 // document (id, kind, time: the earlier shape), and an entry as a string (as stored now). Orders
 // placed as the API writes them, 50,000 in the collection; shapes interleaved in batches of 100.
 //   node bench/api/payment-update.mjs        (BENCH_ORDERS=1500 per shape)
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { ensureTools, freePort, startFerret, stopChild } from '../../scripts/services.mjs';
-import { cpuMicros } from './support.mjs';
+import { cpuMicros, ObjectId, withOwnFerret } from './support.mjs';
 
-// The driver the API uses (Mongoose's own), from the API's packages.
-const requireApi = createRequire(new URL('../../api/package.json', import.meta.url));
-const { MongoClient, ObjectId } = requireApi('mongoose').mongo;
 const perShape = Number(process.env.BENCH_ORDERS ?? 1500);
 const BATCH = 100;
 const PRICE = 123_400;
 
-ensureTools();
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-payment-'));
-const port = await freePort();
-const ferret = await startFerret({ port, dataDir: tmp });
-let client;
-try {
-  client = await new MongoClient(`mongodb://127.0.0.1:${port}/payment`, { maxPoolSize: 1 }).connect();
-  const orders = client.db('payment').collection('orders');
+await withOwnFerret('payment', async (db, ferretPid) => {
+  const orders = db.collection('orders');
   const placed = () => ({
     _id: new ObjectId(),
     partId: new ObjectId(),
@@ -88,9 +75,9 @@ try {
   const cpu = Object.fromEntries(Object.keys(shapes).map((name) => [name, 0]));
   for (let at = 0; at < perShape; at += BATCH) {
     for (const [name, shape] of Object.entries(shapes)) {
-      const before = cpuMicros(ferret.pid);
+      const before = cpuMicros(ferretPid);
       for (const _id of ids[name].slice(at, at + BATCH)) await shape.pay(_id);
-      cpu[name] += cpuMicros(ferret.pid) - before;
+      cpu[name] += cpuMicros(ferretPid) - before;
     }
   }
   const base = cpu['before the outbox'];
@@ -102,8 +89,4 @@ try {
       `  ${name.padEnd(20)} ${(micros / perShape / 1000).toFixed(3)} ms  (${(micros / base).toFixed(2)}× before the outbox)`,
     );
   }
-} finally {
-  await client?.close();
-  await stopChild(ferret);
-  rmSync(tmp, { recursive: true, force: true });
-}
+});

@@ -1,11 +1,13 @@
 // What the API benchmarks share: the API of another commit, to measure beside this checkout's in
-// one run, waiting for a started API to be ready, and a process's CPU time.
+// one run, waiting for a started API to be ready, a process's CPU time, and a FerretDB of a
+// script's own reached through the driver.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_NODE_ARGS } from '../../scripts/services.mjs';
+import { API_NODE_ARGS, ensureTools, freePort, startFerret, stopChild } from '../../scripts/services.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -80,4 +82,28 @@ export async function waitReady(base, { tries = 600 } = {}) {
 export function cpuMicros(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+// The driver the API uses (Mongoose's own), from the API's packages.
+const requireApi = createRequire(path.join(root, 'api/package.json'));
+export const { MongoClient, ObjectId } = requireApi('mongoose').mongo;
+
+/**
+ * Runs `measure(db, ferretPid)` on a FerretDB of its own (in a temp dir, removed after) over one
+ * driver connection, as the API reaches it.
+ */
+export async function withOwnFerret(name, measure) {
+  ensureTools();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `motoparts-bench-${name}-`));
+  const port = await freePort();
+  const ferret = await startFerret({ port, dataDir: tmp });
+  let client;
+  try {
+    client = await new MongoClient(`mongodb://127.0.0.1:${port}/${name}`, { maxPoolSize: 1 }).connect();
+    await measure(client.db(name), ferret.pid);
+  } finally {
+    await client?.close();
+    await stopChild(ferret);
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
