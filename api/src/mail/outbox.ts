@@ -189,7 +189,8 @@ export function startMailer({
       }
       const queue = doc.outbox ?? [];
       if (queue.length === 0) {
-        // Nothing left, yet still due (a settle that lost a race): settled unless mail came since.
+        // Nothing left, yet still due (an outbox of the earlier shape, all sent): settled unless
+        // mail came since.
         await source.model.updateOne(
           { _id: doc._id, 'outbox.0': { $exists: false } },
           { $unset: { mailDue: 1 } },
