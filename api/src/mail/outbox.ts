@@ -45,7 +45,7 @@ export function backoffMs(attempts: number): number {
  * The Message-ID of the mail a document sends as its `seq`-th (counting from 0): the same for every
  * attempt, so a resend is the same message.
  */
-export const messageIdOf = (source: string, docId: unknown, seq: number) =>
+const messageIdOf = (source: string, docId: unknown, seq: number) =>
   `<${source}.${String(docId)}.${seq}@mail.motoparts>`;
 
 /** A filter on `mailSent`, which is absent until the first entry is sent. */
