@@ -63,7 +63,7 @@ await withOwnFerret('floor', async (db, ferretPid) => {
   }
 
   const pool = partDocs.slice(0, 200).map((p) => p._id);
-  const outbox = () => ({ outbox: ['placed'], mailDue: true });
+  const outbox = () => ({ outbox: ['placed'] });
   const take = (orderId, partId) => {
     const mark = `+${orderId}:${QTY}`;
     return {

@@ -38,8 +38,6 @@ export const outboxFields = {
   // Strings; a document an earlier release wrote may still hold entries as documents, which the
   // worker rewrites the first time it reads them (mail/outbox.ts).
   outbox: { type: [Schema.Types.Mixed], default: undefined },
-  /** Set with every entry queued, unset by the worker once the queue is empty: what it looks for. */
-  mailDue: { type: Boolean },
   /** Entries sent (and taken off) so far: with the document's id, the next one's Message-ID. */
   mailSent: { type: Number },
   /** Not before this: the first entry's lease while it is sent, or its backoff after a failure. */
@@ -49,14 +47,19 @@ export const outboxFields = {
   mailError: { type: String },
 };
 
-/** The index the worker reads: only documents with mail to send are in it. */
-export const outboxIndex = [{ mailDue: 1 }, { sparse: true }] as const;
+/** Documents with mail to send: a first entry in the queue. */
+export const MAIL_WAITING = { 'outbox.0': { $exists: true } } as const;
+
+/**
+ * The index the worker's sweep reads: sparse on the first entry, so only documents with mail to
+ * send are in it (MongoDB answers `$exists: true` from a sparse index).
+ */
+export const outboxIndex = [{ 'outbox.0': 1 }, { sparse: true }] as const;
 
 /** The fields of a document with an outbox, as read. */
 export interface WithOutbox {
   _id: unknown;
   outbox?: unknown[] | null;
-  mailDue?: boolean | null;
   mailSent?: number | null;
   mailNextAt?: Date | null;
   mailAttempts?: number | null;
@@ -87,24 +90,23 @@ type Update = {
   $unset?: Record<string, unknown>;
 };
 
-/** `update` with mail queued in the same step: the entries pushed and `mailDue` set. */
+/** `update` with mail queued in the same step: the entries pushed. */
 export function withMail<U extends Update>(update: U, entries: StoredEntry[]): U {
   if (entries.length === 0) return update;
   return {
     ...update,
-    $set: { ...update.$set, mailDue: true },
     $push: { ...update.$push, outbox: entries.length === 1 ? entries[0] : { $each: entries } },
   };
 }
 
 /** The outbox fields of a document inserted with mail queued. */
-export function mailFields(entries: StoredEntry[]): Pick<WithOutbox, 'outbox' | 'mailDue'> {
-  return { outbox: entries, mailDue: true };
+export function mailFields(entries: StoredEntry[]): Pick<WithOutbox, 'outbox'> {
+  return { outbox: entries };
 }
 
 /*
  * Which documents got mail queued, as this process wrote them: the worker takes these instead of
- * querying `mailDue`, which on the embedded FerretDB reads every document of the collection (it
+ * querying `MAIL_WAITING`, which on the embedded FerretDB reads every document of the collection (it
  * pushes no filter down). Documents queued by a process that died are found by one query at the
  * worker's start, and (with MongoDB, where the sparse index answers it) by a periodic sweep.
  */
@@ -123,19 +125,20 @@ export function queued(source: string, id: unknown): void {
 
 /** Tells `onMailQueued` of the documents of `schema` (named `source`) that get mail queued. */
 export function outboxHooks(schema: SchemaType, source: string): void {
+  const hasMail = (doc: WithOutbox) => (doc.outbox?.length ?? 0) > 0;
   schema.post('save', (doc: WithOutbox) => {
-    if (doc.mailDue) queued(source, doc._id);
+    if (hasMail(doc)) queued(source, doc._id);
   });
   schema.post('insertMany', (docs: WithOutbox[]) => {
-    for (const doc of docs) if (doc.mailDue) queued(source, doc._id);
+    for (const doc of docs) if (hasMail(doc)) queued(source, doc._id);
   });
   schema.post(
     ['updateOne', 'findOneAndUpdate'],
     { document: false, query: true },
     function (this: { getFilter(): Record<string, unknown>; getUpdate(): unknown }) {
-      const update = this.getUpdate() as { $set?: { mailDue?: unknown } } | null;
+      const update = this.getUpdate() as { $push?: { outbox?: unknown } } | null;
       const id = this.getFilter()._id;
-      if (update?.$set?.mailDue === true && id !== undefined) queued(source, id);
+      if (update?.$push?.outbox !== undefined && id !== undefined) queued(source, id);
     },
   );
 }

@@ -1,6 +1,13 @@
 import type { Model } from 'mongoose';
 import type { Logger } from '../lib/logger';
-import { mailEntry, onMailQueued, readEntry, type OutboxEntry, type WithOutbox } from './outbox-model';
+import {
+  MAIL_WAITING,
+  mailEntry,
+  onMailQueued,
+  readEntry,
+  type OutboxEntry,
+  type WithOutbox,
+} from './outbox-model';
 
 /** One mail, before the worker adds its sender and Message-ID. */
 export interface Message {
@@ -98,17 +105,17 @@ export function startMailer({
   });
 
   /**
-   * Leases, sends and takes off the first entry of a document whose `mailSent` is `sent`. `last`:
-   * it is the last entry read, so taking it off also ends `mailDue` (`settled`), unless an entry
-   * was queued since the read (then only the entry is taken off). `lost`: another worker has it.
+   * Leases, sends and takes off the first entry of a document as read (`doc`), and answers the
+   * document as that left it, with any mail queued meanwhile (composed from what it says then).
+   * `lost`: another worker has it.
    */
-  async function sendFirst(
-    source: MailSource,
-    doc: WithOutbox,
-    stored: unknown,
-    state: { sent: number; nextAt: Date | null; attempts: number },
-    last: boolean,
-  ): Promise<'settled' | 'sent' | 'failed' | 'lost'> {
+  async function sendFirst(source: MailSource, doc: WithOutbox): Promise<WithOutbox | 'failed' | 'lost'> {
+    const state = {
+      sent: doc.mailSent ?? 0,
+      nextAt: doc.mailNextAt ?? null,
+      attempts: doc.mailAttempts ?? 0,
+    };
+    const stored = doc.outbox?.[0];
     const mine = { _id: doc._id, mailSent: sentIs(state.sent) };
     const leased = await source.model.updateOne(
       { ...mine, mailNextAt: state.nextAt ?? { $exists: false } },
@@ -139,17 +146,18 @@ export function startMailer({
       });
       return 'failed';
     }
-    const sent = { $pop: { outbox: -1 }, $inc: { mailSent: 1 } };
-    const clear = { mailNextAt: 1, mailAttempts: 1, mailError: 1 };
-    if (last) {
-      const settled = await source.model.updateOne(
-        { ...mine, 'outbox.1': { $exists: false } },
-        { ...sent, $unset: { ...clear, mailDue: 1 } },
-      );
-      if (settled.modifiedCount === 1) return 'settled';
-    }
-    const taken = await source.model.updateOne(mine, { ...sent, $unset: clear });
-    return taken.modifiedCount === 1 ? 'sent' : 'lost';
+    const taken = (await source.model
+      .findOneAndUpdate(
+        mine,
+        {
+          $pop: { outbox: -1 },
+          $inc: { mailSent: 1 },
+          $unset: { mailNextAt: 1, mailAttempts: 1, mailError: 1 },
+        },
+        { new: true },
+      )
+      .lean()) as WithOutbox | null;
+    return taken ?? 'lost';
   }
 
   /**
@@ -178,42 +186,20 @@ export function startMailer({
     return res.modifiedCount === 1 ? { ...doc, outbox: kept, mailSent: (doc.mailSent ?? 0) + dropped } : null;
   }
 
-  /** Sends what one document has due; true when some of its mail must wait for a later pass. */
+  /** Sends what one document has queued; true when some of its mail must wait for a later pass. */
   async function sendDue(source: MailSource, id: string): Promise<boolean> {
-    const read = async () => (await source.model.findById(id).lean()) as WithOutbox | null;
-    let doc = await read();
-    while (doc?.mailDue) {
-      if (doc.outbox?.some((item) => typeof item !== 'string')) {
-        doc = await upgradeOutbox(source, doc);
-        if (!doc) return true;
-      }
-      const queue = doc.outbox ?? [];
-      if (queue.length === 0) {
-        // Nothing left, yet still due (an outbox of the earlier shape, all sent): settled unless
-        // mail came since.
-        await source.model.updateOne(
-          { _id: doc._id, 'outbox.0': { $exists: false } },
-          { $unset: { mailDue: 1 } },
-        );
-        return false;
-      }
-      const state = {
-        sent: doc.mailSent ?? 0,
-        nextAt: doc.mailNextAt ?? null,
-        attempts: doc.mailAttempts ?? 0,
-      };
-      for (const [index, stored] of queue.entries()) {
-        // Stopping, or the first entry waits (its backoff, or another worker's lease).
-        if (stopped || (state.nextAt && state.nextAt.getTime() > Date.now())) return true;
-        const outcome = await sendFirst(source, doc, stored, state, index === queue.length - 1);
-        if (outcome === 'settled') return false;
-        if (outcome !== 'sent') return true;
-        state.sent += 1;
-        state.nextAt = null;
-        state.attempts = 0;
-      }
-      // Every entry read is sent, and mail was queued since: read again.
-      doc = await read();
+    let doc = (await source.model.findById(id).lean()) as WithOutbox | null;
+    if (doc?.outbox?.some((item) => typeof item !== 'string')) {
+      doc = await upgradeOutbox(source, doc);
+      // Changed meanwhile: read again on the next pass.
+      if (!doc) return true;
+    }
+    while (doc?.outbox?.length) {
+      // Stopping, or the first entry waits (its backoff, or another worker's lease).
+      if (stopped || (doc.mailNextAt && doc.mailNextAt.getTime() > Date.now())) return true;
+      const outcome = await sendFirst(source, doc);
+      if (outcome === 'failed' || outcome === 'lost') return true;
+      doc = outcome;
     }
     return false;
   }
@@ -224,7 +210,7 @@ export function startMailer({
     for (const source of sources) {
       const ids = due.get(source.name) ?? new Set<string>();
       if (sweep) {
-        const found = (await source.model.find({ mailDue: true }, { _id: 1 }).lean()) as { _id: unknown }[];
+        const found = (await source.model.find(MAIL_WAITING, { _id: 1 }).lean()) as { _id: unknown }[];
         for (const doc of found) ids.add(String(doc._id));
       }
       const batch = [...ids];

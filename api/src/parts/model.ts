@@ -93,7 +93,6 @@ const IN_PLACE_FIELDS = new Set([
   'journal',
   'stockAlert',
   'outbox',
-  'mailDue',
   'mailSent',
   'mailNextAt',
   'mailAttempts',
