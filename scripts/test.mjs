@@ -4,6 +4,7 @@
 // against the real services, and the Chromium e2e suite. Exits non-zero on any failure.
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { DATA_DIR, ROOT, ensureDeployTools, log, ports, stopAll } from './services.mjs';
 import { ensureInstalled, startStack } from './stack.mjs';
@@ -56,10 +57,25 @@ const results = [];
  * logs into pipes this process reads, and a service whose pipe is full stops answering (stripe-mock
  * did, part-way through the e2e suite, while a synchronous spawn held this event loop).
  */
-async function step(name, command, args, env = {}) {
+async function step(name, command, args, env = {}, { tag } = {}) {
   log('test', `${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: tag ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (tag) {
+    // Beside another step: each line says whose it is.
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
+        to.write(`[${tag}] ${line}\n`),
+      );
+    }
+  }
   const status = await new Promise((resolve) => {
     child.on('error', () => resolve(1));
     child.on('exit', (code) => resolve(code));
@@ -142,18 +158,24 @@ try {
     // The API suite reads what the stack's Mailpit received through its HTTP API (MAILPIT_URL).
     const serviceEnv = { ...apiEnv, MAILPIT_URL: mailpitUrl, NODE_ENV: 'test' };
     if (want('unit')) {
-      await step(
-        'workspace tests',
-        'npm',
-        ['test', '--workspaces', '--if-present', '--', '--ci'],
-        serviceEnv,
-      );
-      // The API suite again with the read models a MongoDB deployment uses (queries, not lists
-      // kept in memory: api/src/read-models.ts), so both implementations pass every test.
-      await step('api tests (database read models)', 'npm', ['test', '-w', 'api', '--', '--ci'], {
-        ...serviceEnv,
-        READ_MODELS: 'database',
-      });
+      // The API suite twice at once: with the read models kept in memory (in the workspaces' run)
+      // and with those a MongoDB deployment uses (queries: api/src/read-models.ts), so both
+      // implementations pass every test. Each suite waits on its services more than it computes,
+      // so on two cores the pair takes little longer than one; against the embedded FerretDB each
+      // test file has a database process of its own, and against a shared MongoDB the second
+      // suite's databases are named apart (TEST_DATABASE_SUFFIX).
+      await Promise.all([
+        step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv, {
+          tag: 'workspaces',
+        }),
+        step(
+          'api tests (database read models)',
+          'npm',
+          ['test', '-w', 'api', '--', '--ci'],
+          { ...serviceEnv, READ_MODELS: 'database', TEST_DATABASE_SUFFIX: '_database_reads' },
+          { tag: 'api, database reads' },
+        ),
+      ]);
     }
     // Every slice's calls held to the API document the stack serves (one slice with --slice): with
     // the builds and the journeys below, `npm test` checks each slice as `npm run compat` does.

@@ -40,12 +40,14 @@ export async function startTestApp(
   { logger }: { logger?: Logger } = {},
 ): Promise<TestApp> {
   let ferret: { child: ChildProcess; dataDir: string } | undefined;
-  let uri = withDatabase(process.env.MONGODB_URI ?? '', `mp_test_${dbName}`);
+  // Two suites may run at once against one MongoDB (scripts/test.mjs): each names its own databases.
+  const name = `mp_test_${dbName}${process.env.TEST_DATABASE_SUFFIX ?? ''}`;
+  let uri = withDatabase(process.env.MONGODB_URI ?? '', name);
   if (process.env.MONGODB_EMBEDDED === 'true' && overrides.MONGODB_URI === undefined) {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `motoparts-${dbName}-`));
     ferret = { child: await startFerret(port, dataDir), dataDir };
-    uri = `mongodb://127.0.0.1:${port}/mp_test_${dbName}`;
+    uri = `mongodb://127.0.0.1:${port}/${name}`;
   }
   const env = loadEnv({
     ...process.env,
