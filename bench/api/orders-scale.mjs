@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // On-demand benchmark of POST /order on the scale data set (bench/seed-scale: 10,000 parts, 2,000
 // users, 50,000 orders), this checkout's API against the API of a baseline commit, each on a
-// FerretDB of its own loaded with the same data, in alternating rounds (each build first in every
-// other one) so machine noise hits both alike. 10 connections, 50 customers (one per connection),
+// database of its own loaded with the same data in one FerretDB (so two FerretDB processes' own
+// spread does not enter the ratio; only one API runs at a time, so each round's FerretDB CPU is its
+// build's), in alternating rounds (each build first in every other one) so machine noise hits both
+// alike. 10 connections, 50 customers (one per connection),
 // a random part each time, the open-order cap off (every request that finds stock places an
 // order). Beside req/s and p99 it prints the orders placed per second and the CPU time each order
 // cost the API and its FerretDB (from /proc): on two shared cores req/s moves with the hour, CPU
@@ -67,14 +69,16 @@ const cpuMs = (pid) => cpuMicros(pid) / 1000;
 ensureTools();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'motoparts-bench-orders-scale-'));
 const children = [];
-const ferrets = [];
+const dbPort = await freePort();
+const ferret = await startFerret({ port: dbPort, dataDir: path.join(tmp, 'db') });
+let stacksStarted = 0;
 
-/** A FerretDB with the scale data set and an API on it; `server` is the API's `server.js`. */
+/**
+ * A database of the shared FerretDB with the scale data set, and an API on it; `server` is the
+ * API's `server.js`.
+ */
 async function startStack(name, server, nodeArgs = apiNodeArgs()) {
-  const dbPort = await freePort();
-  ferrets.push(await startFerret({ port: dbPort, dataDir: path.join(tmp, name) }));
-  const ferret = ferrets.at(-1);
-  const uri = `mongodb://127.0.0.1:${dbPort}/motoparts-scale`;
+  const uri = `mongodb://127.0.0.1:${dbPort}/motoparts-scale-${++stacksStarted}`;
   await seedScale({ uri, log: () => {} });
   if (readsWireNames(server)) await useWireNames(uri);
   const { mongoose, PartModel } = loadApiModels();
@@ -337,12 +341,28 @@ try {
           `${list.reduce((s, r) => s + r.errors, 0)} errors)`,
       );
     }
+    // Each round's pair side by side: the spread of these is what one run's ratio is worth.
+    const [baseRows, ownRows] = stacks.map((s) => rows.get(s.name));
+    const perRound = (f) => ownRows.map((r, i) => f(r) / f(baseRows[i]));
+    const median = (xs) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    };
+    for (const [what, list] of [
+      ['req/s', perRound((r) => r.rps)],
+      ['CPU per request (API + FerretDB), baseline / this checkout', perRound((r) => 1 / (r.apiMs + r.dbMs))],
+    ]) {
+      console.log(
+        `round by round, ${what}: ${list.map((x) => x.toFixed(2)).join(', ')} (median ${median(list).toFixed(2)})`,
+      );
+    }
   }
 } finally {
   for (const c of children) {
     c.kill('SIGTERM');
     await new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)));
   }
-  for (const f of ferrets) await stopChild(f);
+  await stopChild(ferret);
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -3,8 +3,9 @@
 // its CPU per update, each shape against the others in the same run: the update before orders had
 // an outbox (findOneAndUpdate, the order returned, as 973bc0d sent it), an entry as a nested
 // document with a `mailDue` flag set beside it (the earliest shape), and an entry as a string,
-// nothing else (as stored now). Orders
-// placed as the API writes them, 50,000 in the collection; shapes interleaved in batches of 100.
+// nothing else (as stored now); and the round trip of each update over the one connection, which
+// the webhook's rate rests on. Orders placed as the API writes them, 50,000 in the collection;
+// shapes interleaved in batches of 100.
 //   node bench/api/payment-update.mjs        (BENCH_ORDERS=1500 per shape)
 import os from 'node:os';
 import { cpuMicros, ObjectId, withOwnFerret } from './support.mjs';
@@ -78,10 +79,13 @@ await withOwnFerret('payment', async (db, ferretPid) => {
     );
   }
   const cpu = Object.fromEntries(Object.keys(shapes).map((name) => [name, 0]));
+  const wall = Object.fromEntries(Object.keys(shapes).map((name) => [name, 0]));
   for (let at = 0; at < perShape; at += BATCH) {
     for (const [name, shape] of Object.entries(shapes)) {
       const before = cpuMicros(ferretPid);
+      const started = performance.now();
       for (const _id of ids[name].slice(at, at + BATCH)) await shape.pay(_id);
+      wall[name] += performance.now() - started;
       cpu[name] += cpuMicros(ferretPid) - before;
     }
   }
@@ -91,7 +95,8 @@ await withOwnFerret('payment', async (db, ferretPid) => {
   );
   for (const [name, micros] of Object.entries(cpu)) {
     console.log(
-      `  ${name.padEnd(20)} ${(micros / perShape / 1000).toFixed(3)} ms  (${(micros / base).toFixed(2)}× before the outbox)`,
+      `  ${name.padEnd(20)} ${(micros / perShape / 1000).toFixed(3)} ms  (${(micros / base).toFixed(2)}× before the outbox); ` +
+        `${(wall[name] / perShape).toFixed(3)} ms a round trip (${(wall[name] / wall['before the outbox']).toFixed(2)}×)`,
     );
   }
 });
