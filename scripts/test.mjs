@@ -161,9 +161,9 @@ try {
       // The API suite twice at once: with the read models kept in memory (in the workspaces' run)
       // and with those a MongoDB deployment uses (queries: api/src/read-models.ts), so both
       // implementations pass every test. Each suite waits on its services more than it computes,
-      // so on two cores the pair takes little longer than one; against the embedded FerretDB each
-      // test file has a database process of its own, and against a shared MongoDB the second
-      // suite's databases are named apart (TEST_DATABASE_SUFFIX).
+      // so on two cores the pair takes about a fifth longer than one alone; against the embedded
+      // FerretDB each test file has a database process of its own, and against a shared MongoDB the
+      // second suite's databases are named apart (TEST_DATABASE_SUFFIX).
       await Promise.all([
         step('workspace tests', 'npm', ['test', '--workspaces', '--if-present', '--', '--ci'], serviceEnv, {
           tag: 'workspaces',

@@ -4,11 +4,11 @@
 // database of its own loaded with the same data in one FerretDB (so two FerretDB processes' own
 // spread does not enter the ratio; only one API runs at a time, so each round's FerretDB CPU is its
 // build's), in alternating rounds (each build first in every other one) so machine noise hits both
-// alike. 10 connections, 50 customers (one per connection),
-// a random part each time, the open-order cap off (every request that finds stock places an
-// order). Beside req/s and p99 it prints the orders placed per second and the CPU time each order
-// cost the API and its FerretDB (from /proc): on two shared cores req/s moves with the hour, CPU
-// per order much less.
+// alike. 10 connections, 50 customers (one per connection), a random part each time, the
+// open-order cap off (every request that finds stock places an order). Beside req/s and p99 it
+// prints the orders placed per second and the CPU time each order cost the API and its FerretDB
+// (from /proc): on two shared cores req/s moves with the hour, CPU per order much less. Last, each
+// round's pair and their median: one round's ratio can be anywhere from 0.6 to 1.6.
 //   npx tsc -b api && node bench/api/orders-scale.mjs   (BENCH_SECONDS=8 BENCH_ROUNDS=3 BENCH_BASELINE_REF=HEAD~1)
 // BENCH_BASELINE_NODE_ARGS runs the baseline's node with other flags (BENCH_BASELINE_REF=HEAD and
 // this flag: the same code, two ways of running it). BENCH_MAX_OPEN_ORDERS=5 runs both with the
